@@ -1,0 +1,216 @@
+//! Bit-parallel primitives on 64-bit boards: move generation and flips.
+//!
+//! Square `a1` is bit 0, `h1` bit 7, `a2` bit 8, …, `h8` bit 63 (row-major, rank 1 at the top).
+
+/// All squares except the a-file and the h-file: shifting east or west must not wrap.
+const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Moves in one direction family (shift `dir` left and right), by parallel-prefix fill.
+#[inline(always)]
+fn moves_along(player: u64, mask: u64, dir: u32) -> u64 {
+    let mut left = mask & (player << dir);
+    let mut right = mask & (player >> dir);
+    left |= mask & (left << dir);
+    right |= mask & (right >> dir);
+    let mask_left = mask & (mask << dir);
+    let mask_right = mask & (mask >> dir);
+    let dir2 = dir * 2;
+    left |= mask_left & (left << dir2);
+    right |= mask_right & (right >> dir2);
+    left |= mask_left & (left << dir2);
+    right |= mask_right & (right >> dir2);
+    (left << dir) | (right >> dir)
+}
+
+/// The legal moves of `player` against `opponent`, as a bitboard.
+#[inline]
+pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    let inner = opponent & NOT_EDGE_FILES;
+    let moves = moves_along(player, inner, 1)
+        | moves_along(player, opponent, 8)
+        | moves_along(player, inner, 7)
+        | moves_along(player, inner, 9);
+    moves & !(player | opponent)
+}
+
+/// Direction steps as (file delta, rank delta); the first four increase the bit index.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
+/// For each square and direction, the squares seen from it to the edge (the square excluded).
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRECTIONS[d];
+            let mut f = (sq % 8) as i32 + df;
+            let mut r = (sq / 8) as i32 + dr;
+            let mut ray = 0u64;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                ray |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            rays[sq][d] = ray;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// Flips along a ray whose squares have higher indices than the move: the run of opponent
+/// discs up to the nearest non-opponent square, kept only if that square is the player's.
+#[inline(always)]
+fn flips_up(player: u64, opponent: u64, ray: u64) -> u64 {
+    let stop = ray & !opponent;
+    let first = stop & stop.wrapping_neg();
+    let run = first.wrapping_sub(1) & ray;
+    run & 0u64.wrapping_sub(((first & player) != 0) as u64)
+}
+
+/// Flips along a ray whose squares have lower indices than the move.
+#[inline(always)]
+fn flips_down(player: u64, opponent: u64, ray: u64) -> u64 {
+    let stop = ray & !opponent;
+    // Highest set bit of `stop`; when `stop` is empty this yields bit 63 with an empty run.
+    let first = (1u64 << 63).wrapping_shr(stop.leading_zeros());
+    let run = ray & !(first.wrapping_shl(1).wrapping_sub(1));
+    run & 0u64.wrapping_sub(((first & player) != 0) as u64)
+}
+
+/// The discs that `player` flips by playing on square index `sq` (0..64); empty if none.
+/// The square itself must be empty.
+#[inline]
+pub fn flips(player: u64, opponent: u64, sq: usize) -> u64 {
+    let r = &RAYS[sq];
+    flips_up(player, opponent, r[0])
+        | flips_up(player, opponent, r[1])
+        | flips_up(player, opponent, r[2])
+        | flips_up(player, opponent, r[3])
+        | flips_down(player, opponent, r[4])
+        | flips_down(player, opponent, r[5])
+        | flips_down(player, opponent, r[6])
+        | flips_down(player, opponent, r[7])
+}
+
+/// Iterator over the set bits of a bitboard, lowest first, as square indices.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bits {}
+
+/// Mirror left-right: file a <-> file h.
+#[inline]
+pub fn mirror_horizontal(b: u64) -> u64 {
+    b.reverse_bits().swap_bytes()
+}
+
+/// Mirror top-bottom: rank 1 <-> rank 8.
+#[inline]
+pub fn flip_vertical(b: u64) -> u64 {
+    b.swap_bytes()
+}
+
+/// Transpose about the a1-h8 diagonal: (file, rank) -> (rank, file), by three delta swaps.
+#[inline]
+pub fn transpose(mut b: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (b ^ (b << 28));
+    b ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
+    b ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (b ^ (b << 7));
+    b ^= t ^ (t >> 7);
+    b
+}
+
+/// Apply symmetry `sym` (0..8) to a bitboard: bit 2 transposes first, then bit 0 mirrors
+/// left-right, then bit 1 flips top-bottom. Symmetry 0 is the identity.
+#[inline]
+pub fn apply_symmetry(mut b: u64, sym: u8) -> u64 {
+    if sym & 4 != 0 {
+        b = transpose(b);
+    }
+    if sym & 1 != 0 {
+        b = mirror_horizontal(b);
+    }
+    if sym & 2 != 0 {
+        b = flip_vertical(b);
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_symmetry(sq: usize, sym: u8) -> usize {
+        let (mut f, mut r) = (sq % 8, sq / 8);
+        if sym & 4 != 0 {
+            std::mem::swap(&mut f, &mut r);
+        }
+        if sym & 1 != 0 {
+            f = 7 - f;
+        }
+        if sym & 2 != 0 {
+            r = 7 - r;
+        }
+        r * 8 + f
+    }
+
+    #[test]
+    fn symmetries_map_each_square_like_the_naive_formula() {
+        for sym in 0..8 {
+            for sq in 0..64 {
+                assert_eq!(
+                    apply_symmetry(1u64 << sq, sym),
+                    1u64 << naive_symmetry(sq, sym),
+                    "sym {sym} sq {sq}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn start_position_has_four_moves() {
+        // d5 and e4 black; d4 and e5 white (a1 top-left).
+        let black = (1u64 << 35) | (1u64 << 28);
+        let white = (1u64 << 27) | (1u64 << 36);
+        let moves = legal_moves(black, white);
+        // d3, c4, f5, e6
+        let expected = (1u64 << 19) | (1u64 << 26) | (1u64 << 37) | (1u64 << 44);
+        assert_eq!(moves, expected);
+        assert_eq!(flips(black, white, 19), 1u64 << 27);
+    }
+}

@@ -1,0 +1,27 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+pub mod reference;
+
+use std::path::PathBuf;
+
+/// `../shared/positions/<name>` beside the crate, where the FFO suite lives.
+pub fn shared_positions(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join("positions")
+        .join(name)
+}
+
+/// The positions of an OBF file in ../shared/positions, with their scored moves.
+pub fn read_obf(name: &str) -> Vec<othello_engine::board::ObfLine> {
+    let path = shared_positions(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| othello_engine::board::parse_obf_line(l).expect("valid OBF line"))
+        .collect()
+}
