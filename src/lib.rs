@@ -5,3 +5,5 @@
 
 pub mod board;
 pub mod cli;
+pub mod eval;
+pub mod search;

@@ -1,8 +1,14 @@
 //! The `othello-engine` command line.
 
-use othello_engine::board::{Position, perft, perft_divide};
+use othello_engine::board::{Move, ObfLine, Position, parse_obf_line, perft, perft_divide};
 use othello_engine::cli::{Arity, CliError, Options, parse_in_range};
+use othello_engine::eval::EvaluatorKind;
+use othello_engine::search::{
+    DEFAULT_HASH_MIB, EndgameMode, Levels, Limits, PhaseLevel, SETTING_NAMES, SearchReport,
+    Searcher, Value,
+};
 use std::process::ExitCode;
+use std::time::Duration;
 use std::time::Instant;
 
 const USAGE: &str = "\
@@ -12,13 +18,33 @@ commands:
   perft <depth> [--position \"<OBF>\"] [--divide]
       count the leaves of the game tree to each depth from 1 to <depth>
       (a pass is a ply; a finished game is one leaf)
+  solve <FILE.obf> [--mode exact|wld] [--hash MIB]
+      solve every position of an OBF file; exit status 1 if any answer is wrong
+  bench [--depth N] [--eval NAME] [--hash MIB]
+      fixed-depth searches of 10 built-in midgame positions; the node total is a
+      signature of the search (default depth 9, evaluator weighted)
+  analyse [--position \"<OBF>\"] [--time SECONDS] [level flags]
+      search one position as the engine would play it, printing every depth
   help
-      show this text";
+      show this text
+
+level flags (shared by analyse and the protocol servers):
+  --level N              a preset, 1 to 20 (default 10); other flags refine it
+  --opening-moves N      moves that count as the opening (default 6)
+  --opening-depth N      --opening-eval NAME
+  --midgame-depth N      --midgame-eval NAME
+  --endgame-empties N    solve from N empties on      --endgame-mode exact|wld|win-else-least
+  --hash MIB             transposition table size (default 64)
+  --seed N               seed for the random evaluator
+evaluators: random, discs, discs-inverse, classic, weighted";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("perft") => run_perft(&args[1..]),
+        Some("solve") => run_solve(&args[1..]),
+        Some("bench") => run_bench(&args[1..]),
+        Some("analyse" | "analyze") => run_analyse(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -89,5 +115,287 @@ fn run_perft(args: &[String]) -> Result<(), CliError> {
         };
         println!("{d:>5} {leaves:>16} {secs:>10.3} {rate:>16.0}");
     }
+    Ok(())
+}
+
+/// Reads `--hash` (MiB) or the default.
+fn hash_option(options: &Options) -> Result<usize, CliError> {
+    match options.get("hash") {
+        Some(v) => parse_in_range(v, "hash size (MiB)", 1..=65536).map(|n| n as usize),
+        None => Ok(DEFAULT_HASH_MIB),
+    }
+}
+
+/// Reads every position of an OBF file, naming the line of the first bad one.
+fn read_obf_file(path: &str) -> Result<Vec<ObfLine>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read OBF file '{path}': {e}")))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('%'))
+        .map(|(i, l)| parse_obf_line(l).map_err(|e| CliError(format!("{path}:{}: {e}", i + 1))))
+        .collect()
+}
+
+fn run_solve(args: &[String]) -> Result<(), CliError> {
+    let options = Options::parse(args, &[("mode", Arity::Value), ("hash", Arity::Value)])?;
+    let [path] = options.positional.as_slice() else {
+        return Err(CliError(
+            "solve takes one OBF file, e.g. 'solve fforum-20-39.obf'".into(),
+        ));
+    };
+    let mode = match options.get("mode") {
+        None => EndgameMode::Exact,
+        Some(m) => match m.parse::<EndgameMode>() {
+            Ok(EndgameMode::WinElseLeast) | Err(_) => {
+                return Err(CliError(format!("bad --mode '{m}': expected exact or wld")));
+            }
+            Ok(mode) => mode,
+        },
+    };
+    let lines = read_obf_file(path)?;
+    let mut searcher = Searcher::new(hash_option(&options)?, None);
+    let fallback = Levels::default().midgame;
+    println!(
+        "{:>3} {:>3} {:>5} {:>5} {:>12} {:>5} {:>14} {:>9} {:>12}",
+        "#", "emp", "move", "score", "expected", "ok", "nodes", "seconds", "nodes/s"
+    );
+    let (mut total_nodes, mut total_time, mut wrong) = (0u64, 0f64, 0usize);
+    for (i, line) in lines.iter().enumerate() {
+        searcher.clear();
+        let report = searcher.solve(&line.position, mode, fallback, &Limits::none(), &mut |_| {});
+        let secs = report.elapsed.as_secs_f64();
+        let score = match report.value {
+            Value::Exact(s) | Value::Wld(s) => s,
+            Value::Estimate(_) => 0,
+        };
+        let (expected, ok) = judge(line, report.best_move, score, mode);
+        if !ok {
+            wrong += 1;
+        }
+        total_nodes += report.nodes;
+        total_time += secs;
+        println!(
+            "{:>3} {:>3} {:>5} {:>+5} {:>12} {:>5} {:>14} {:>9.3} {:>12.0}",
+            i + 1,
+            line.position.empty_count(),
+            report.best_move.to_string(),
+            score,
+            expected,
+            if ok { "yes" } else { "NO" },
+            report.nodes,
+            secs,
+            report.nodes as f64 / secs.max(1e-9)
+        );
+    }
+    println!(
+        "total: {} positions, {} wrong, {} nodes, {:.3} s, {:.0} nodes/s",
+        lines.len(),
+        wrong,
+        total_nodes,
+        total_time,
+        total_nodes as f64 / total_time.max(1e-9)
+    );
+    if wrong > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// The file's answer as text, and whether `best`/`score` agree with it: the same score (in wld
+/// mode the same sign) and a move the file scores that well. A line without moves is judged
+/// by nothing and counts as agreeing.
+fn judge(line: &ObfLine, best: Move, score: i32, mode: EndgameMode) -> (String, bool) {
+    let Some(&(_, top)) = line.moves.first() else {
+        return ("-".into(), true);
+    };
+    let class = |s: i32| {
+        if mode == EndgameMode::Exact {
+            s
+        } else {
+            s.signum()
+        }
+    };
+    let good: Vec<String> = line
+        .moves
+        .iter()
+        .filter(|(_, s)| class(*s) == class(top))
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let ok = class(score) == class(top)
+        && line
+            .moves
+            .iter()
+            .any(|&(m, s)| m == best && class(s) == class(top));
+    (format!("{}:{:+}", good.join("/"), class(top)), ok)
+}
+
+/// The option table of commands that take level flags.
+fn level_option_table(extra: &[(&'static str, Arity)]) -> Vec<(&'static str, Arity)> {
+    let mut table: Vec<(&'static str, Arity)> =
+        SETTING_NAMES.iter().map(|&n| (n, Arity::Value)).collect();
+    table.extend_from_slice(&[("hash", Arity::Value), ("seed", Arity::Value)]);
+    table.extend_from_slice(extra);
+    table
+}
+
+/// The levels given by `--level` and the per-phase flags (a preset first, then refinements).
+pub fn levels_from_options(options: &Options) -> Result<Levels, CliError> {
+    let mut levels = Levels::default();
+    for name in SETTING_NAMES {
+        if let Some(value) = options.get(name) {
+            levels
+                .set(name, value)
+                .map_err(|e| CliError(format!("--{name}: {e}")))?;
+        }
+    }
+    Ok(levels)
+}
+
+/// A searcher sized by `--hash` and seeded by `--seed`.
+fn searcher_from_options(options: &Options) -> Result<Searcher, CliError> {
+    let seed = match options.get("seed") {
+        Some(s) => Some(
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))?,
+        ),
+        None => None,
+    };
+    Ok(Searcher::new(hash_option(options)?, seed))
+}
+
+/// One line of search output: depth, value, nodes, time, speed and the principal variation.
+fn report_line(r: &SearchReport) -> String {
+    let depth = match r.value {
+        Value::Exact(_) => format!("{}@100%", r.depth),
+        Value::Wld(_) => format!("{}@WLD", r.depth),
+        Value::Estimate(_) => r.depth.to_string(),
+    };
+    let value = match r.value {
+        Value::Wld(1) => "win".to_string(),
+        Value::Wld(0) => "draw".to_string(),
+        Value::Wld(_) => "loss".to_string(),
+        v => format!("{:+.2}", v.discs()),
+    };
+    let secs = r.elapsed.as_secs_f64();
+    let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
+    format!(
+        "{depth:>7} {value:>7} {:>13} {secs:>9.3} {:>11.0}  {}",
+        r.nodes,
+        r.nodes as f64 / secs.max(1e-9),
+        pv.join(" ")
+    )
+}
+
+fn run_analyse(args: &[String]) -> Result<(), CliError> {
+    let options = Options::parse(
+        args,
+        &level_option_table(&[("position", Arity::Value), ("time", Arity::Value)]),
+    )?;
+    if let Some(extra) = options.positional.first() {
+        return Err(CliError(format!(
+            "analyse takes no argument '{extra}' (use --position)"
+        )));
+    }
+    let levels = levels_from_options(&options)?;
+    let position = position_option(&options)?;
+    let limits = match options.get("time") {
+        Some(t) => match t.trim().parse::<f64>() {
+            Ok(s) if s > 0.0 && s.is_finite() => Limits::time(Duration::from_secs_f64(s)),
+            _ => {
+                return Err(CliError(format!(
+                    "bad --time '{t}': expected seconds above 0"
+                )));
+            }
+        },
+        None => Limits::none(),
+    };
+    let mut searcher = searcher_from_options(&options)?;
+    println!("{position}");
+    println!("levels: {levels}");
+    println!(
+        "{:>7} {:>7} {:>13} {:>9} {:>11}  pv",
+        "depth", "value", "nodes", "seconds", "nodes/s"
+    );
+    let report = searcher.think(&position, &levels, &limits, &mut |r| {
+        println!("{}", report_line(r))
+    });
+    println!(
+        "best move {} ({}){}",
+        report.best_move,
+        match report.value {
+            Value::Exact(s) => format!("exact {s:+}"),
+            Value::Wld(s) => format!("win/draw/loss {s:+}"),
+            v => format!("estimate {:+.2}", v.discs()),
+        },
+        if report.complete {
+            ""
+        } else {
+            "; stopped by the time limit"
+        }
+    );
+    Ok(())
+}
+
+/// The positions `bench` searches: ../shared/positions/midgame10.obf, copied into the crate.
+const BENCH_POSITIONS: &str = include_str!("../data/midgame10.obf");
+
+fn run_bench(args: &[String]) -> Result<(), CliError> {
+    let options = Options::parse(
+        args,
+        &[
+            ("depth", Arity::Value),
+            ("eval", Arity::Value),
+            ("hash", Arity::Value),
+        ],
+    )?;
+    let depth = match options.get("depth") {
+        Some(d) => parse_in_range(d, "depth", 1..=30)?,
+        None => 9,
+    };
+    let eval = match options.get("eval") {
+        Some(e) => e
+            .parse::<EvaluatorKind>()
+            .map_err(|e| CliError(format!("--eval: {e}")))?,
+        None => EvaluatorKind::Weighted,
+    };
+    if eval == EvaluatorKind::Random {
+        return Err(CliError(
+            "bench needs a searching evaluator, not random".into(),
+        ));
+    }
+    let hash = match options.get("hash") {
+        Some(v) => parse_in_range(v, "hash size (MiB)", 1..=65536)? as usize,
+        None => 16,
+    };
+    let mut searcher = Searcher::new(hash, Some(0));
+    let level = PhaseLevel { depth, eval };
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for (i, line) in BENCH_POSITIONS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+    {
+        let position = parse_obf_line(line)
+            .map_err(|e| CliError(format!("built-in bench position {}: {e}", i + 1)))?
+            .position;
+        searcher.clear();
+        let r = searcher.search(&position, level, &Limits::none(), &mut |_| {});
+        println!(
+            "{:>2} {:>5} {:>+8.2} {:>12} {:>8.3}",
+            i + 1,
+            r.best_move.to_string(),
+            r.value.discs(),
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        );
+        nodes += r.nodes;
+        secs += r.elapsed.as_secs_f64();
+    }
+    println!(
+        "bench: depth {depth}, evaluator {eval}: {nodes} nodes {:.0} nps ({secs:.3} s)",
+        nodes as f64 / secs.max(1e-9)
+    );
     Ok(())
 }

@@ -110,3 +110,72 @@ fn bad_input_gets_one_line_and_status_2() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn search_commands_refuse_bad_input_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("oe-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad_obf = dir.join("bad.obf");
+    std::fs::write(
+        &bad_obf,
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\nnot a position\n",
+    )
+    .expect("write");
+    let bad = bad_obf.to_string_lossy().into_owned();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["solve", &bad], "bad.obf:2"),
+        (vec!["solve", "/nonexistent/file.obf"], "cannot read"),
+        (vec!["solve", &bad, "--mode", "sometimes"], "bad --mode"),
+        (
+            vec!["analyse", "--midgame-eval", "psychic"],
+            "unknown evaluator 'psychic'",
+        ),
+        (
+            vec!["analyse", "--midgame-depth", "-4"],
+            "bad midgame-depth '-4'",
+        ),
+        (
+            vec!["analyse", "--endgame-mode", "maybe"],
+            "unknown endgame mode",
+        ),
+        (vec!["analyse", "--level", "0"], "bad level"),
+        (vec!["analyse", "--hash", "lots"], "bad hash size"),
+        (vec!["analyse", "--time", "-1"], "bad --time"),
+        (vec!["bench", "--eval", "nope"], "unknown evaluator"),
+        (vec!["bench", "--depth", "-2"], "bad depth"),
+    ];
+    for (args, needle) in cases {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn solve_reports_agreement_and_fails_on_a_wrong_answer() {
+    let dir = std::env::temp_dir().join(format!("oe-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let right = dir.join("right.obf");
+    let wrong = dir.join("wrong.obf");
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    std::fs::write(&right, format!("{ffo1}; G8:+18; H1:+12;\n")).expect("write");
+    std::fs::write(&wrong, format!("{ffo1}; H1:+12;\n")).expect("write");
+    let o = run(&["solve", &right.to_string_lossy()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("g8") && out.contains("0 wrong"), "{out}");
+    let o = run(&["solve", &wrong.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn analyse_prints_depths_and_a_best_move() {
+    let o = run(&["analyse", "--midgame-depth", "4", "--opening-depth", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let last = out.lines().last().unwrap_or_default();
+    let mv = last.split_whitespace().nth(2).unwrap_or_default();
+    assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{out}");
+}

@@ -1,0 +1,267 @@
+//! Per-phase settings: the depth and evaluator of the opening and the midgame, and when and how
+//! the endgame is solved. The command line, the protocols and the tournament runner share them.
+
+use crate::board::Position;
+use crate::eval::EvaluatorKind;
+use std::fmt;
+use std::str::FromStr;
+
+/// How an endgame is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndgameMode {
+    /// The exact final disc difference.
+    Exact,
+    /// Only win, draw or loss.
+    Wld,
+    /// A win (or draw) if there is one, by any margin; otherwise the smallest loss.
+    WinElseLeast,
+}
+
+impl EndgameMode {
+    /// The name used in flags and protocols.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndgameMode::Exact => "exact",
+            EndgameMode::Wld => "wld",
+            EndgameMode::WinElseLeast => "win-else-least",
+        }
+    }
+}
+
+impl fmt::Display for EndgameMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EndgameMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        [
+            EndgameMode::Exact,
+            EndgameMode::Wld,
+            EndgameMode::WinElseLeast,
+        ]
+        .into_iter()
+        .find(|m| m.name().eq_ignore_ascii_case(s))
+        .ok_or_else(|| format!("unknown endgame mode '{s}' (known: exact, wld, win-else-least)"))
+    }
+}
+
+/// The three phases of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The first `opening_moves` moves.
+    Opening,
+    /// Between the opening and the endgame.
+    Midgame,
+    /// From `endgame_empties` empty squares on: solved.
+    Endgame,
+}
+
+/// Depth and evaluator of a searched phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhaseLevel {
+    /// Plies to search (a pass costs none).
+    pub depth: u32,
+    /// The evaluator at the leaves.
+    pub eval: EvaluatorKind,
+}
+
+/// All the per-phase settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Levels {
+    /// How many moves (discs placed) count as the opening.
+    pub opening_moves: u32,
+    /// The opening's search.
+    pub opening: PhaseLevel,
+    /// The midgame's search.
+    pub midgame: PhaseLevel,
+    /// Solve once this many squares or fewer are empty (0: never).
+    pub endgame_empties: u32,
+    /// How to solve.
+    pub endgame_mode: EndgameMode,
+}
+
+/// The highest preset level.
+pub const MAX_LEVEL: u32 = 20;
+/// The level used when none is given.
+pub const DEFAULT_LEVEL: u32 = 10;
+
+impl Default for Levels {
+    fn default() -> Self {
+        Levels::preset(DEFAULT_LEVEL).unwrap_or(Levels {
+            opening_moves: 6,
+            opening: PhaseLevel {
+                depth: 6,
+                eval: EvaluatorKind::Classic,
+            },
+            midgame: PhaseLevel {
+                depth: 10,
+                eval: EvaluatorKind::Classic,
+            },
+            endgame_empties: 20,
+            endgame_mode: EndgameMode::Exact,
+        })
+    }
+}
+
+/// The setting names that [`Levels::set`] takes, for help texts and protocol option lists.
+pub const SETTING_NAMES: [&str; 8] = [
+    "level",
+    "opening-moves",
+    "opening-depth",
+    "opening-eval",
+    "midgame-depth",
+    "midgame-eval",
+    "endgame-empties",
+    "endgame-mode",
+];
+
+impl Levels {
+    /// Preset `level` (1..=MAX_LEVEL): midgame depth `level`, opening depth `min(level, 6)`,
+    /// the `classic` evaluator, and an exact solve from `level + 10` empties (at most 24)
+    /// for levels 4 and up; below that `2 x level + 2` empties.
+    pub fn preset(level: u32) -> Option<Levels> {
+        if !(1..=MAX_LEVEL).contains(&level) {
+            return None;
+        }
+        let endgame_empties = if level >= 4 {
+            (level + 10).min(24)
+        } else {
+            2 * level + 2
+        };
+        Some(Levels {
+            opening_moves: 6,
+            opening: PhaseLevel {
+                depth: level.min(6),
+                eval: EvaluatorKind::Classic,
+            },
+            midgame: PhaseLevel {
+                depth: level,
+                eval: EvaluatorKind::Classic,
+            },
+            endgame_empties,
+            endgame_mode: EndgameMode::Exact,
+        })
+    }
+
+    /// The phase of `position`.
+    pub fn phase(&self, position: &Position) -> Phase {
+        let empties = position.empty_count();
+        let played = 60u32.saturating_sub(empties);
+        if empties <= self.endgame_empties {
+            Phase::Endgame
+        } else if played < self.opening_moves {
+            Phase::Opening
+        } else {
+            Phase::Midgame
+        }
+    }
+
+    /// The search settings of a searched phase (the midgame's for the endgame).
+    pub fn phase_level(&self, phase: Phase) -> PhaseLevel {
+        match phase {
+            Phase::Opening => self.opening,
+            Phase::Midgame | Phase::Endgame => self.midgame,
+        }
+    }
+
+    /// Sets one setting by name (see [`SETTING_NAMES`]); `level` replaces all of them by a preset.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let depth = |v: &str| -> Result<u32, String> {
+            v.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=60).contains(d))
+                .ok_or_else(|| format!("bad {name} '{v}': expected a whole number from 1 to 60"))
+        };
+        let count = |v: &str| -> Result<u32, String> {
+            v.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|d| *d <= 60)
+                .ok_or_else(|| format!("bad {name} '{v}': expected a whole number from 0 to 60"))
+        };
+        match name {
+            "level" => {
+                let level = value.trim().parse::<u32>().ok().and_then(Levels::preset);
+                *self = level.ok_or_else(|| {
+                    format!("bad level '{value}': expected a whole number from 1 to {MAX_LEVEL}")
+                })?;
+            }
+            "opening-moves" => self.opening_moves = count(value)?,
+            "opening-depth" => self.opening.depth = depth(value)?,
+            "opening-eval" => self.opening.eval = value.trim().parse()?,
+            "midgame-depth" => self.midgame.depth = depth(value)?,
+            "midgame-eval" => self.midgame.eval = value.trim().parse()?,
+            "endgame-empties" => self.endgame_empties = count(value)?,
+            "endgame-mode" => self.endgame_mode = value.trim().parse()?,
+            _ => return Err(format!("unknown setting '{name}'")),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Levels {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "opening: {} moves at depth {} ({}); midgame: depth {} ({}); endgame: {} solve from {} empties",
+            self.opening_moves,
+            self.opening.depth,
+            self.opening.eval,
+            self.midgame.depth,
+            self.midgame.eval,
+            self.endgame_mode,
+            self.endgame_empties
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    #[test]
+    fn phases_follow_the_move_number_and_empties() {
+        let mut levels = Levels::default();
+        levels.set("opening-moves", "2").unwrap();
+        levels.set("endgame-empties", "55").unwrap();
+        levels.set("opening-eval", "weighted").unwrap();
+        levels.set("midgame-depth", "7").unwrap();
+        let mut p = Position::start();
+        assert_eq!(levels.phase(&p), Phase::Opening);
+        assert_eq!(
+            levels.phase_level(Phase::Opening).eval,
+            EvaluatorKind::Weighted
+        );
+        for mv in ["f5", "d6"] {
+            p = p.play(mv.parse::<Move>().unwrap()).unwrap();
+        }
+        assert_eq!(levels.phase(&p), Phase::Midgame);
+        assert_eq!(levels.phase_level(Phase::Midgame).depth, 7);
+        for mv in ["c3", "d3", "c4"] {
+            p = p.play(mv.parse::<Move>().unwrap()).unwrap();
+        }
+        assert_eq!(p.empty_count(), 55);
+        assert_eq!(levels.phase(&p), Phase::Endgame);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_and_change_nothing() {
+        let mut levels = Levels::default();
+        let before = levels;
+        assert!(levels.set("midgame-depth", "-2").is_err());
+        assert!(levels.set("midgame-depth", "0").is_err());
+        assert!(levels.set("midgame-eval", "nonsense").is_err());
+        assert!(levels.set("endgame-mode", "maybe").is_err());
+        assert!(levels.set("level", "99").is_err());
+        assert!(levels.set("colour", "red").is_err());
+        assert_eq!(levels, before);
+        levels.set("level", "3").unwrap();
+        assert_eq!(levels.midgame.depth, 3);
+    }
+}

@@ -1,0 +1,140 @@
+//! The transposition table: bounds on a position's value at a depth, and its best move.
+//!
+//! Entries hold the whole position, so a hit is never a collision. Buckets have two slots: one
+//! kept for the deepest result, one always replaced.
+
+/// Scores of different searches are kept apart by `kind`: [`KIND_ENDGAME`] for exact disc
+/// scores, an evaluator's id for its midgame scores.
+pub const KIND_ENDGAME: u8 = 0;
+
+/// A stored result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    player: u64,
+    opponent: u64,
+    /// A lower bound on the value.
+    pub lower: i32,
+    /// An upper bound on the value.
+    pub upper: i32,
+    /// The best move found (square index), or [`NO_MOVE`].
+    pub best: u8,
+    /// The depth searched (the number of empties for endgame results).
+    pub depth: u8,
+    kind: u8,
+    used: bool,
+}
+
+/// No best move stored.
+pub const NO_MOVE: u8 = 64;
+
+/// A fixed-size table of [`Entry`] values.
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+fn hash(player: u64, opponent: u64) -> u64 {
+    let h = (player ^ opponent.rotate_left(29).wrapping_mul(0xD6E8_FEB8_6659_FD93))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ (h >> 29)
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least 1024 entries), rounded down to a power of two.
+    pub fn new(mib: usize) -> TranspositionTable {
+        let bytes = mib.saturating_mul(1 << 20);
+        let wanted = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        TranspositionTable {
+            entries: vec![Entry::default(); size],
+            mask: size - 2,
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
+    /// The number of slots.
+    pub fn capacity(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The stored result for this position and kind, if any.
+    #[inline]
+    pub fn probe(&self, player: u64, opponent: u64, kind: u8) -> Option<Entry> {
+        let i = hash(player, opponent) as usize & self.mask;
+        self.entries[i..i + 2]
+            .iter()
+            .find(|e| e.used && e.player == player && e.opponent == opponent && e.kind == kind)
+            .copied()
+    }
+
+    /// Stores bounds `lower..=upper` at `depth` with the best move `best`.
+    #[inline]
+    pub fn store(
+        &mut self,
+        (player, opponent): (u64, u64),
+        kind: u8,
+        depth: u8,
+        lower: i32,
+        upper: i32,
+        best: u8,
+    ) {
+        let i = hash(player, opponent) as usize & self.mask;
+        let mut entry = Entry {
+            player,
+            opponent,
+            lower,
+            upper,
+            best,
+            depth,
+            kind,
+            used: true,
+        };
+        let bucket = &mut self.entries[i..i + 2];
+        if let Some(slot) = bucket
+            .iter_mut()
+            .find(|e| e.used && e.player == player && e.opponent == opponent && e.kind == kind)
+        {
+            if slot.depth == depth {
+                // Same search depth: both bounds hold, so keep the tighter of each.
+                entry.lower = entry.lower.max(slot.lower);
+                entry.upper = entry.upper.min(slot.upper);
+                if entry.lower > entry.upper {
+                    entry.lower = lower;
+                    entry.upper = upper;
+                }
+                if best == NO_MOVE {
+                    entry.best = slot.best;
+                }
+            } else if slot.depth > depth {
+                return;
+            }
+            *slot = entry;
+        } else if !bucket[0].used || bucket[0].depth <= depth {
+            bucket[1] = bucket[0];
+            bucket[0] = entry;
+        } else {
+            bucket[1] = entry;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_merges_bounds() {
+        let mut tt = TranspositionTable::new(1);
+        assert!(tt.probe(1, 2, KIND_ENDGAME).is_none());
+        tt.store((1, 2), KIND_ENDGAME, 10, -64, 8, 5);
+        tt.store((1, 2), KIND_ENDGAME, 10, 4, 64, NO_MOVE);
+        let e = tt.probe(1, 2, KIND_ENDGAME).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (4, 8, 5));
+        assert!(tt.probe(1, 2, 3).is_none());
+        assert!(tt.probe(2, 1, KIND_ENDGAME).is_none());
+    }
+}

@@ -1,0 +1,252 @@
+//! The search against external facts: FFO exact scores and best moves, symmetry, win/draw/loss
+//! agreement, and a plain minimax at small depths for every evaluator.
+
+mod support;
+
+use othello_engine::board::{Bits, Move, Position, Square};
+use othello_engine::eval::{Evaluator, EvaluatorKind};
+use othello_engine::search::{
+    EndgameMode, Levels, Limits, PhaseLevel, Searcher, Value, terminal_score,
+};
+use support::reference::SplitMix;
+
+fn fallback() -> PhaseLevel {
+    Levels::default().midgame
+}
+
+/// Solves every position of an FFO file and checks the score and that the move is one the
+/// file gives that score.
+fn check_ffo(file: &str) {
+    let mut searcher = Searcher::new(64, None);
+    for (i, line) in support::read_obf(file).iter().enumerate() {
+        searcher.clear();
+        let r = searcher.solve(
+            &line.position,
+            EndgameMode::Exact,
+            fallback(),
+            &Limits::none(),
+            &mut |_| {},
+        );
+        let (_, best_score) = line.moves[0];
+        assert_eq!(
+            r.value,
+            Value::Exact(best_score),
+            "{file} position {}",
+            i + 1
+        );
+        assert!(
+            line.moves
+                .iter()
+                .any(|&(m, s)| m == r.best_move && s == best_score),
+            "{file} position {}: {} is not a best move",
+            i + 1,
+            r.best_move
+        );
+        assert!(line.position.is_legal(r.best_move));
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    check_ffo("fforum-1-19.obf");
+}
+
+#[test]
+fn ffo_20_to_39() {
+    check_ffo("fforum-20-39.obf");
+}
+
+#[test]
+fn all_symmetries_give_the_same_exact_score() {
+    let lines = support::read_obf("fforum-1-19.obf");
+    let mut searcher = Searcher::new(16, None);
+    for line in lines.iter().step_by(4) {
+        let expected = line.moves[0].1;
+        for sym in 0..8u8 {
+            searcher.clear();
+            let image = line.position.transform(sym);
+            let r = searcher.solve(
+                &image,
+                EndgameMode::Exact,
+                fallback(),
+                &Limits::none(),
+                &mut |_| {},
+            );
+            assert_eq!(
+                r.value,
+                Value::Exact(expected),
+                "symmetry {sym} of {}",
+                line.position.to_obf()
+            );
+            // The move maps back onto a best move of the original.
+            let back = (0..8u8)
+                .find(|&inv| {
+                    (0..64).all(|sq| {
+                        let s = Square::new(sq).expect("index");
+                        s.transform(sym).transform(inv) == s
+                    })
+                })
+                .expect("an inverse symmetry");
+            let original = r.best_move.transform(back);
+            assert!(
+                line.moves
+                    .iter()
+                    .any(|&(m, s)| m == original && s == expected)
+            );
+        }
+    }
+}
+
+#[test]
+fn win_draw_loss_agrees_with_the_exact_sign() {
+    let mut searcher = Searcher::new(16, None);
+    for line in support::read_obf("fforum-1-19.obf") {
+        let expected = line.moves[0].1.signum();
+        for mode in [EndgameMode::Wld, EndgameMode::WinElseLeast] {
+            searcher.clear();
+            let r = searcher.solve(
+                &line.position,
+                mode,
+                fallback(),
+                &Limits::none(),
+                &mut |_| {},
+            );
+            let sign = match r.value {
+                Value::Wld(s) => s,
+                Value::Exact(s) => {
+                    assert!(s < 0, "win-else-least solves exactly only when losing");
+                    assert_eq!(s, line.moves[0].1, "the least loss is the exact score");
+                    s.signum()
+                }
+                Value::Estimate(_) => panic!("a solve gives a solved value"),
+            };
+            assert_eq!(sign, expected, "{mode} of {}", line.position.to_obf());
+            let chosen = line
+                .moves
+                .iter()
+                .find(|&&(m, _)| m == r.best_move)
+                .expect("a listed move");
+            assert_eq!(chosen.1.signum(), expected, "the move keeps the result");
+        }
+    }
+}
+
+/// Plain negamax with the search's conventions: a pass costs no depth, finished games score
+/// beyond any evaluation, and a leaf that must pass is evaluated as it stands.
+fn minimax(position: &Position, depth: u32, eval: EvaluatorKind) -> i32 {
+    let moves = position.legal_moves();
+    if moves == 0 {
+        if position.pass().must_pass() {
+            return terminal_score(position);
+        }
+        if depth == 0 {
+            return eval.evaluate(position);
+        }
+        return -minimax(&position.pass(), depth, eval);
+    }
+    if depth == 0 {
+        return eval.evaluate(position);
+    }
+    Bits(moves)
+        .map(|sq| {
+            let child = position
+                .play(Move::Play(Square::new(sq).expect("index")))
+                .expect("legal");
+            -minimax(&child, depth - 1, eval)
+        })
+        .max()
+        .expect("at least one move")
+}
+
+#[test]
+fn search_values_equal_plain_minimax_for_every_evaluator() {
+    let mut rng = SplitMix(4242);
+    let mut positions = Vec::new();
+    while positions.len() < 24 {
+        let plies = 8 + rng.below(44);
+        let mut p = Position::start();
+        for _ in 0..plies {
+            if p.is_game_over() {
+                break;
+            }
+            let moves: Vec<usize> = Bits(p.legal_moves()).collect();
+            p = if moves.is_empty() {
+                p.pass()
+            } else {
+                let sq = Square::new(moves[rng.below(moves.len())]).expect("index");
+                p.play(Move::Play(sq)).expect("legal")
+            };
+        }
+        if !p.is_game_over() {
+            positions.push(p);
+        }
+    }
+    let mut searcher = Searcher::new(4, None);
+    for eval in EvaluatorKind::ALL
+        .into_iter()
+        .filter(|&e| e != EvaluatorKind::Random)
+    {
+        for p in &positions {
+            for depth in 1..=3 {
+                searcher.clear();
+                let r =
+                    searcher.search(p, PhaseLevel { depth, eval }, &Limits::none(), &mut |_| {});
+                let expected = minimax(p, depth, eval);
+                assert_eq!(
+                    r.value,
+                    Value::Estimate(expected),
+                    "{eval} depth {depth} {}",
+                    p.to_obf()
+                );
+                // The chosen move achieves the value.
+                let child = p.play(r.best_move).expect("legal");
+                let achieved = if r.best_move == Move::Pass {
+                    -minimax(&child, depth, eval)
+                } else {
+                    -minimax(&child, depth - 1, eval)
+                };
+                assert_eq!(
+                    achieved, expected,
+                    "{eval} depth {depth} move {}",
+                    r.best_move
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_evaluator_plays_legal_reproducible_moves() {
+    let mut levels = Levels::default();
+    levels.set("opening-eval", "random").expect("valid");
+    levels.set("midgame-eval", "random").expect("valid");
+    let play = |seed| {
+        let mut s = Searcher::new(1, Some(seed));
+        let mut p = Position::start();
+        let mut moves = Vec::new();
+        while !p.is_game_over() && p.empty_count() > levels.endgame_empties {
+            let r = s.think(&p, &levels, &Limits::none(), &mut |_| {});
+            assert!(p.is_legal(r.best_move));
+            moves.push(r.best_move);
+            p = p.play(r.best_move).expect("legal");
+        }
+        moves
+    };
+    assert_eq!(play(5), play(5));
+    assert_ne!(play(5), play(6));
+}
+
+#[test]
+fn a_stopped_search_still_returns_a_legal_move() {
+    let position: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+        .parse()
+        .expect("valid");
+    let limits = Limits::none();
+    limits
+        .stop
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut s = Searcher::new(1, None);
+    let r = s.think(&position, &Levels::default(), &limits, &mut |_| {});
+    assert!(position.is_legal(r.best_move));
+    assert!(!r.complete);
+}
