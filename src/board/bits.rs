@@ -71,39 +71,50 @@ const fn build_rays() -> [[u64; 8]; 64] {
     rays
 }
 
-/// Flips along a ray whose squares have higher indices than the move: the run of opponent
-/// discs up to the nearest non-opponent square, kept only if that square is the player's.
-#[inline(always)]
-fn flips_up(player: u64, opponent: u64, ray: u64) -> u64 {
-    let stop = ray & !opponent;
-    let first = stop & stop.wrapping_neg();
-    let run = first.wrapping_sub(1) & ray;
-    run & 0u64.wrapping_sub(((first & player) != 0) as u64)
-}
+/// Per square: the four rays that climb in index (lanes 0-3), then the four rays that descend,
+/// bit-reversed so that they climb too (lanes 4-7).
+static LANE_RAYS: [[u64; 8]; 64] = build_lane_rays();
 
-/// Flips along a ray whose squares have lower indices than the move.
-#[inline(always)]
-fn flips_down(player: u64, opponent: u64, ray: u64) -> u64 {
-    let stop = ray & !opponent;
-    // Highest set bit of `stop`; when `stop` is empty this yields bit 63 with an empty run.
-    let first = (1u64 << 63).wrapping_shr(stop.leading_zeros());
-    let run = ray & !(first.wrapping_shl(1).wrapping_sub(1));
-    run & 0u64.wrapping_sub(((first & player) != 0) as u64)
+const fn build_lane_rays() -> [[u64; 8]; 64] {
+    let mut lanes = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            lanes[sq][d] = RAYS[sq][d];
+            lanes[sq][d + 4] = RAYS[sq][d + 4].reverse_bits();
+            d += 1;
+        }
+        sq += 1;
+    }
+    lanes
 }
 
 /// The discs that `player` flips by playing on square index `sq` (0..64); empty if none.
 /// The square itself must be empty.
-#[inline]
+///
+/// Every ray is handled as a climbing one (the descending rays on bit-reversed boards), so that
+/// the eight directions run as one eight-lane computation the compiler can vectorise: the
+/// nearest non-opponent square on the ray is its lowest set bit, and the run below it flips
+/// when that square is the player's.
+#[inline(always)]
 pub fn flips(player: u64, opponent: u64, sq: usize) -> u64 {
-    let r = &RAYS[sq];
-    flips_up(player, opponent, r[0])
-        | flips_up(player, opponent, r[1])
-        | flips_up(player, opponent, r[2])
-        | flips_up(player, opponent, r[3])
-        | flips_down(player, opponent, r[4])
-        | flips_down(player, opponent, r[5])
-        | flips_down(player, opponent, r[6])
-        | flips_down(player, opponent, r[7])
+    let rays = &LANE_RAYS[sq];
+    let (rp, ro) = (player.reverse_bits(), opponent.reverse_bits());
+    let mut out = [0u64; 8];
+    for lane in 0..8 {
+        let (p, o) = if lane < 4 {
+            (player, opponent)
+        } else {
+            (rp, ro)
+        };
+        let ray = rays[lane];
+        let stop = ray & !o;
+        let first = stop & stop.wrapping_neg();
+        let run = first.wrapping_sub(1) & ray;
+        out[lane] = run & 0u64.wrapping_sub(((first & p) != 0) as u64);
+    }
+    (out[0] | out[1] | out[2] | out[3]) | (out[4] | out[5] | out[6] | out[7]).reverse_bits()
 }
 
 /// Iterator over the set bits of a bitboard, lowest first, as square indices.

@@ -8,14 +8,19 @@
 use super::Stopper;
 use super::stability::stable_discs;
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, flips, legal_moves};
+use crate::board::{Bits, Color, Position, flips, legal_moves};
+use crate::eval::{Classic, Evaluator};
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
 const SHALLOW_EMPTIES: u32 = 6;
 /// At and above this many empties, nodes use the transposition table.
 const TT_EMPTIES: u32 = 10;
-/// Above this many empties, moves are sorted by a shallow search instead of mobility alone.
-const DEEP_ORDER_EMPTIES: u32 = 17;
+/// At and above this many empties, children are looked up in the table before searching.
+const ETC_EMPTIES: u32 = 12;
+/// Above this many empties, moves are sorted with the classic evaluator's view, not mobility alone.
+const EVAL_ORDER_EMPTIES: u32 = 14;
+/// Above this many empties, that view looks one ply deeper.
+const DEEP_ORDER_EMPTIES: u32 = 15;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The four quadrants, for parity ordering.
@@ -172,16 +177,16 @@ impl Endgame<'_> {
             let (np, no) = (opponent & !f, player | f | bit);
             let key = if sq as u8 == tt_move {
                 -1_000_000
-            } else if n > DEEP_ORDER_EMPTIES {
-                // Far from the end: the evaluator's view of the opponent's position, plus mobility.
-                let child = crate::board::Position::from_player_opponent(
-                    np,
-                    no,
-                    crate::board::Color::Black,
-                );
+            } else if n > EVAL_ORDER_EMPTIES {
+                // Far from the end: the evaluator's view (one ply deeper still when very far),
+                // plus the opponent's mobility.
                 let replies = legal_moves(np, no);
-                crate::eval::Evaluator::evaluate(&crate::eval::Classic, &child)
-                    + 8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                let view = if n > DEEP_ORDER_EMPTIES {
+                    best_reply_value(np, no, replies)
+                } else {
+                    Classic.evaluate(&Position::from_player_opponent(np, no, Color::Black))
+                };
+                view + 8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
             } else {
                 let replies = legal_moves(np, no);
                 let empties = !(np | no);
@@ -199,6 +204,29 @@ impl Endgame<'_> {
         }
         list.sort();
         list
+    }
+
+    /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
+    /// value above `alpha` ends the node before any move is searched.
+    fn transposition_cutoff(
+        &self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        n: u32,
+    ) -> Option<i32> {
+        for sq in Bits(moves) {
+            let f = flips(player, opponent, sq);
+            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
+            if let Some(e) = self.tt.probe(np, no, KIND_ENDGAME)
+                && u32::from(e.depth) == n - 1
+                && -e.upper > alpha
+            {
+                return Some(-e.upper);
+            }
+        }
+        None
     }
 
     /// Null-window search: is the value above `alpha`? Fail-soft; `n` is the number of empties.
@@ -230,6 +258,11 @@ impl Endgame<'_> {
                 return e.upper;
             }
             tt_move = e.best;
+        }
+        if n >= ETC_EMPTIES
+            && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
+        {
+            return v;
         }
         let list = self.ordered_moves(player, opponent, moves, tt_move, n);
         let mut best = -65;
@@ -403,4 +436,28 @@ impl MoveList {
             .copied()
             .zip(self.flips[..self.len].iter().copied())
     }
+}
+
+/// The value for the side to move (`player`, whose moves are `replies`) of its best reply
+/// by the classic evaluator: a one-ply search used to order moves far from the end.
+fn best_reply_value(player: u64, opponent: u64, replies: u64) -> i32 {
+    if replies == 0 {
+        return -Classic.evaluate(&Position::from_player_opponent(
+            opponent,
+            player,
+            Color::Black,
+        ));
+    }
+    Bits(replies)
+        .map(|sq| {
+            let f = flips(player, opponent, sq);
+            let after = Position::from_player_opponent(
+                opponent & !f,
+                player | f | (1u64 << sq),
+                Color::Black,
+            );
+            -Classic.evaluate(&after)
+        })
+        .max()
+        .unwrap_or(0)
 }
