@@ -111,9 +111,55 @@ impl Endgame<'_> {
         if diff > 0 { diff + 1 } else { diff - 1 }
     }
 
+    /// Two empties left (`a` and `b`): try both, then the opponent's, without lists or loops.
+    #[inline]
+    fn solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
+        self.nodes += 1;
+        let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
+        let mut best = -65;
+        let f = flips(player, opponent, a);
+        if f != 0 {
+            best = -self.solve1(opponent & !f, player | f | bit_a, b);
+            if best > alpha {
+                return best;
+            }
+        }
+        let f = flips(player, opponent, b);
+        if f != 0 {
+            return best.max(-self.solve1(opponent & !f, player | f | bit_b, a));
+        }
+        if best > -65 {
+            return best;
+        }
+        // The side to move passes: the opponent tries both squares the same way.
+        self.nodes += 1;
+        let mut theirs = -65;
+        let f = flips(opponent, player, a);
+        if f != 0 {
+            theirs = -self.solve1(player & !f, opponent | f | bit_a, b);
+            if -theirs <= alpha {
+                return -theirs;
+            }
+        }
+        let f = flips(opponent, player, b);
+        if f != 0 {
+            theirs = theirs.max(-self.solve1(player & !f, opponent | f | bit_b, a));
+        }
+        if theirs > -65 {
+            -theirs
+        } else {
+            final_score(player, opponent)
+        }
+    }
+
     /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
     fn nws_shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64) -> i32 {
         let n = empties.count_ones();
+        if n == 2 {
+            let first = empties.trailing_zeros() as usize;
+            let second = 63 - empties.leading_zeros() as usize;
+            return self.solve2(player, opponent, alpha, first, second);
+        }
         if n == 1 {
             return self.solve1(player, opponent, empties.trailing_zeros() as usize);
         }
@@ -159,17 +205,16 @@ impl Endgame<'_> {
         (bound <= alpha).then_some(bound)
     }
 
-    /// Moves sorted best first: the table move, then fewest opponent replies (corners count
-    /// double), with a bonus for taking a corner.
-    fn ordered_moves(
+    /// Fills `list` with the moves sorted best first: the table move, then fewest opponent
+    /// replies (corners count double), with a bonus for taking a corner.
+    fn order_moves(
         &mut self,
-        player: u64,
-        opponent: u64,
+        (player, opponent): (u64, u64),
         moves: u64,
         tt_move: u8,
         n: u32,
-    ) -> MoveList {
-        let mut list = MoveList::default();
+        list: &mut MoveList,
+    ) {
         let odd = odd_quadrant_squares(!(player | opponent));
         for sq in Bits(moves) {
             let f = flips(player, opponent, sq);
@@ -203,7 +248,6 @@ impl Endgame<'_> {
             list.push(sq as u8, f, key);
         }
         list.sort();
-        list
     }
 
     /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
@@ -264,7 +308,8 @@ impl Endgame<'_> {
         {
             return v;
         }
-        let list = self.ordered_moves(player, opponent, moves, tt_move, n);
+        let mut list = MoveList::default();
+        self.order_moves((player, opponent), moves, tt_move, n, &mut list);
         let mut best = -65;
         let mut best_move = NO_MOVE;
         for (sq, f) in list.iter() {
@@ -331,7 +376,14 @@ impl Endgame<'_> {
             tt_move = e.best;
         }
         let original_alpha = alpha;
-        let list = self.ordered_moves(player, opponent, moves, tt_move, n.max(TT_EMPTIES));
+        let mut list = MoveList::default();
+        self.order_moves(
+            (player, opponent),
+            moves,
+            tt_move,
+            n.max(TT_EMPTIES),
+            &mut list,
+        );
         let mut best = -65;
         let mut best_move = NO_MOVE;
         for (i, (sq, f)) in list.iter().enumerate() {
