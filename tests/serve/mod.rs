@@ -22,7 +22,12 @@ pub struct Server {
 impl Server {
     /// Starts `othello-engine <args>`.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+        Server::start_program(env!("CARGO_BIN_EXE_othello-engine"), args)
+    }
+
+    /// Starts any program speaking a line protocol (a peer engine).
+    pub fn start_program(program: &str, args: &[&str]) -> Server {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
