@@ -220,3 +220,36 @@ fn genmove_keeps_to_the_clock() {
     );
     s.finish();
 }
+
+/// A whole game against itself at the strongest level with 3 s per side, the controller
+/// sending `time_left` as Quarry does: each side's thinking stays inside its clock.
+#[test]
+fn whole_game_inside_a_short_clock() {
+    let mut s = Server::start(&["gtp", "--level", "20"]);
+    assert_eq!(s.gtp("time_settings 3 0 0"), ["="]);
+    let mut left = [3.0f64, 3.0];
+    let mut position = Position::start();
+    while !position.is_game_over() {
+        if position.must_pass() {
+            position = position.pass();
+            continue;
+        }
+        let mover = position.side_to_move();
+        let index = usize::from(mover == Color::White);
+        assert_eq!(
+            s.gtp(&format!(
+                "time_left {} {:.0} 0",
+                colour(mover),
+                left[index].floor()
+            )),
+            ["="]
+        );
+        let started = std::time::Instant::now();
+        let reply = s.gtp(&format!("genmove {}", colour(mover)));
+        left[index] -= started.elapsed().as_secs_f64();
+        assert!(left[index] > 0.0, "{} lost on time", colour(mover));
+        let mv: Move = reply[0].trim_start_matches("= ").parse().expect("a move");
+        position = position.play(mv).expect("legal");
+    }
+    s.finish();
+}

@@ -215,3 +215,41 @@ fn ping_stops_long_go_and_hint() {
     assert!(s.next().starts_with("search "));
     s.finish();
 }
+
+/// A whole game against itself at depth 60 with a 3 s clock (`TI[0:03]`), the engine's own
+/// reported times echoed back as NBoard does: the clock alone must keep it inside its time.
+#[test]
+fn whole_game_inside_a_short_clock() {
+    let mut s = Server::start(&["nboard"]);
+    s.send("nboard 2");
+    s.send("set depth 60");
+    s.send(&format!("set game (;GM[Othello]TI[0:03]{START_BOARD};)"));
+    let mut left = [3.0f64, 3.0];
+    let mut position = Position::start();
+    let mut ping = 1;
+    while !position.is_game_over() {
+        let index = usize::from(position.side_to_move() == othello_engine::board::Color::White);
+        s.send(&format!("ping {ping}"));
+        s.send("go");
+        s.until(|l| l == format!("pong {ping}"));
+        let started = std::time::Instant::now();
+        let line = s.until(|l| l.starts_with("===")).pop().expect("a line");
+        let wall = started.elapsed().as_secs_f64();
+        left[index] -= wall;
+        assert!(left[index] > 0.0, "lost on time at\n{position}");
+        let mv = check_answer(&line, &position);
+        let reported: f64 = line
+            .rsplit('/')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0.0);
+        assert!(
+            reported <= wall + 0.05,
+            "reported time {reported} vs wall {wall}"
+        );
+        position = position.play(mv).expect("legal");
+        s.send(&format!("move {}", line.trim_start_matches("=== ")));
+        ping += 1;
+    }
+    s.finish();
+}

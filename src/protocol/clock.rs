@@ -55,7 +55,7 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     let usable = budget.remaining.saturating_sub(safety);
     let own_moves_left = budget.moves_to_go.unwrap_or(empties.div_ceil(2)).max(1);
     let weight = if (18..=44).contains(&empties) {
-        1.5
+        1.3
     } else {
         1.0
     };
@@ -66,7 +66,7 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     } else {
         usable.as_secs_f64() / 2.0 + budget.increment.as_secs_f64() * 0.5
     };
-    let hard = (share * 2.0).min(cap).max(0.0);
+    let hard = (share * 1.8).min(cap).max(0.0);
     let soft = (share / 2.0).min(hard);
     (Duration::from_secs_f64(soft), Duration::from_secs_f64(hard))
 }
