@@ -253,3 +253,18 @@ fn whole_game_inside_a_short_clock() {
     }
     s.finish();
 }
+
+/// A request arriving without a `ping` while an endless `hint` runs: the hint gives way and
+/// the `go` is answered.
+#[test]
+fn go_after_endless_hint_without_ping() {
+    let mut s = Server::start(&["nboard"]);
+    s.send("set depth 60");
+    s.send("hint 1");
+    assert!(s.next().starts_with("search "));
+    s.send("set depth 2");
+    s.send("go");
+    let line = s.until(|l| l.starts_with("===")).pop().expect("a line");
+    check_answer(&line, &Position::start());
+    s.finish();
+}

@@ -110,6 +110,8 @@ pub struct NBoardSession {
     output: Output,
     /// Raised by `ping` so the running request prints nothing more (its `===` included).
     cancelled: Arc<AtomicBool>,
+    /// Whether the running (or last) search answers a `hint`, which may run without end.
+    hint_running: bool,
 }
 
 impl NBoardSession {
@@ -122,7 +124,19 @@ impl NBoardSession {
             contempt: 0,
             output,
             cancelled: Arc::new(AtomicBool::new(false)),
+            hint_running: false,
         }
+    }
+
+    /// Makes way for a new request: a running `hint` is cancelled (it may never end, and a
+    /// new request makes its lines stale), a running `go` is waited for, since it owes
+    /// exactly one `===`.
+    fn make_way(&mut self, engine: &mut Engine) {
+        if self.hint_running && engine.is_searching() {
+            self.cancel(engine);
+        }
+        engine.wait();
+        self.hint_running = false;
     }
 
     /// The position later commands relate to.
@@ -187,16 +201,17 @@ impl NBoardSession {
             NBoardCommand::Go => self.go(engine),
             NBoardCommand::Hint(n) => self.hint(n, engine),
             NBoardCommand::Learn => {
-                engine.wait();
+                self.make_way(engine);
                 self.output.line("learned");
             }
             NBoardCommand::Analyze => {
-                engine.wait();
+                self.make_way(engine);
                 self.output.line(&format!(
                     "status {ENGINE_NAME} does not analyse whole games"
                 ));
             }
             NBoardCommand::Clear => {
+                self.make_way(engine);
                 if let Some(searcher) = engine.searcher() {
                     searcher.clear();
                 }
@@ -224,7 +239,7 @@ impl NBoardSession {
     }
 
     fn go(&mut self, engine: &mut Engine) {
-        engine.wait();
+        self.make_way(engine);
         let position = self.position();
         let output = self.output.clone();
         if position.legal_moves() == 0 {
@@ -264,7 +279,7 @@ impl NBoardSession {
     }
 
     fn hint(&mut self, count: i64, engine: &mut Engine) {
-        engine.wait();
+        self.make_way(engine);
         let position = self.position();
         let output = self.output.clone();
         if count < 1 {
@@ -283,6 +298,7 @@ impl NBoardSession {
         let levels = self.levels;
         let cancelled = self.cancelled.clone();
         let count = usize::try_from(count).unwrap_or(usize::MAX);
+        self.hint_running = true;
         engine.start(
             stop,
             Box::new(move |searcher| {
