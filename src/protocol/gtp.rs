@@ -1,7 +1,7 @@
 //! GTP version 2 with the Othello conventions: commands, and the session that answers them.
 
 use super::Output;
-use super::clock::{GtpClock, GtpTimeSettings, limits_for};
+use super::clock::{GtpClock, GtpTimeSettings, TimeBudget, limits_for};
 use super::engine::Engine;
 use super::game::GameRecord;
 use super::parse::{decimal, integer, word};
@@ -15,7 +15,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The commands we answer, as `list_commands` prints them.
 pub const COMMANDS: [&str; 21] = [
@@ -424,10 +424,18 @@ impl GtpSession {
         } else {
             let stop = Arc::new(AtomicBool::new(false));
             let index = clock_index(color);
-            let budget = self.time_settings.and_then(|settings| {
-                let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
-                settings.budget(clock)
-            });
+            let budget = match (self.time_settings, self.clocks[index]) {
+                (Some(settings), clock) => {
+                    settings.budget(clock.unwrap_or_else(|| settings.fresh_clock()))
+                }
+                // `time_left` without `time_settings`: the clock is all we know.
+                (None, Some(clock)) => Some(TimeBudget {
+                    remaining: Duration::from_secs_f64(clock.seconds),
+                    increment: Duration::ZERO,
+                    moves_to_go: (clock.stones > 0).then_some(clock.stones),
+                }),
+                (None, None) => None,
+            };
             let limits = limits_for(&position, budget, stop.clone());
             let levels = self.levels;
             engine.start(
