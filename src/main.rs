@@ -3,6 +3,7 @@
 use othello_engine::board::{Move, ObfLine, Position, parse_obf_line, perft, perft_divide};
 use othello_engine::cli::{Arity, CliError, Options, parse_in_range};
 use othello_engine::eval::EvaluatorKind;
+use othello_engine::protocol::{Protocol, ServeConfig, init_logging, serve};
 use othello_engine::search::{
     DEFAULT_HASH_MIB, EndgameMode, Levels, Limits, PhaseLevel, SETTING_NAMES, SearchReport,
     Searcher, Value,
@@ -25,6 +26,10 @@ commands:
       signature of the search (default depth 9, evaluator weighted)
   analyse [--position \"<OBF>\"] [--time SECONDS] [level flags]
       search one position as the engine would play it, printing every depth
+  nboard [level flags] [--log-file FILE]
+  gtp [level flags] [--log-file FILE]
+      serve that protocol on stdin/stdout (see protocol.md); with no command at
+      all, serve the protocol the first input line implies (nboard ... or GTP)
   help
       show this text
 
@@ -45,6 +50,10 @@ fn main() -> ExitCode {
         Some("solve") => run_solve(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
         Some("analyse" | "analyze") => run_analyse(&args[1..]),
+        Some("nboard") => run_serve(Some(Protocol::NBoard), &args[1..]),
+        Some("gtp") => run_serve(Some(Protocol::Gtp), &args[1..]),
+        None => run_serve(None, &[]),
+        Some(flag) if flag.starts_with("--") && flag != "--help" => run_serve(None, &args),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -52,7 +61,6 @@ fn main() -> ExitCode {
         Some(other) => Err(CliError(format!(
             "unknown command '{other}'; run 'othello-engine help'"
         ))),
-        None => Err(CliError(format!("no command given\n{USAGE}"))),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -335,6 +343,31 @@ fn run_analyse(args: &[String]) -> Result<(), CliError> {
             "; stopped by the time limit"
         }
     );
+    Ok(())
+}
+
+/// Serves a protocol with the level flags and an optional log file.
+fn run_serve(protocol: Option<Protocol>, args: &[String]) -> Result<(), CliError> {
+    let options = Options::parse(args, &level_option_table(&[("log-file", Arity::Value)]))?;
+    if let Some(extra) = options.positional.first() {
+        return Err(CliError(format!("the server takes no argument '{extra}'")));
+    }
+    init_logging(options.get("log-file")).map_err(CliError)?;
+    let levels = levels_from_options(&options)?;
+    let seed = match options.get("seed") {
+        Some(s) => Some(
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))?,
+        ),
+        None => None,
+    };
+    let config = ServeConfig {
+        levels,
+        hash_mib: hash_option(&options)?,
+        seed,
+    };
+    serve(protocol, config);
     Ok(())
 }
 

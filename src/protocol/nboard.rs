@@ -1,0 +1,467 @@
+//! NBoard protocol version 2: commands, and the session that answers them.
+
+use super::Output;
+use super::clock::{GgfClock, TimeBudget, limits_for};
+use super::engine::Engine;
+use super::game::GameRecord;
+use super::ggf::{GgfGame, parse_ggf};
+use super::parse::{MoveItem, integer, move_item};
+use crate::board::Move;
+use crate::board::{Color, Position};
+use crate::search::{Levels, Limits, MAX_LEVEL, Phase, SearchReport, Searcher, Value};
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{space0, space1};
+use nom::combinator::{all_consuming, map, rest, value};
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The name sent with `set myname` (one word, as NBoard reads only the first).
+pub const ENGINE_NAME: &str = "othello-engine";
+
+/// A line from NBoard, parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NBoardCommand {
+    /// `nboard <version>`.
+    NBoard(i64),
+    /// `set game <GGF>`; the text is parsed when applied.
+    SetGame(String),
+    /// `move <mv>[/<eval>[/<time>]]`, or a bare move.
+    Move(MoveItem),
+    /// `set depth <n>`.
+    SetDepth(i64),
+    /// `set contempt <n>`.
+    SetContempt(i64),
+    /// `hint <n>`.
+    Hint(i64),
+    /// `go`.
+    Go,
+    /// `ping <n>`.
+    Ping(i64),
+    /// `learn`.
+    Learn,
+    /// `analyze`.
+    Analyze,
+    /// `clear`.
+    Clear,
+    /// `quit`.
+    Quit,
+}
+
+fn keyword_with_integer<'a>(
+    keyword: &'static str,
+) -> impl Parser<&'a str, Output = i64, Error = nom::error::Error<&'a str>> {
+    preceded((tag(keyword), space1), integer)
+}
+
+fn command(input: &str) -> IResult<&str, NBoardCommand> {
+    all_consuming(terminated(
+        alt((
+            map(keyword_with_integer("nboard"), NBoardCommand::NBoard),
+            map(
+                preceded((tag("set"), space1, tag("game"), space1), rest),
+                |g: &str| NBoardCommand::SetGame(g.to_string()),
+            ),
+            map(
+                preceded((tag("set"), space1), keyword_with_integer("depth")),
+                NBoardCommand::SetDepth,
+            ),
+            map(
+                preceded((tag("set"), space1), keyword_with_integer("contempt")),
+                NBoardCommand::SetContempt,
+            ),
+            map(
+                preceded((tag("move"), space1), move_item),
+                NBoardCommand::Move,
+            ),
+            map(keyword_with_integer("hint"), NBoardCommand::Hint),
+            map(keyword_with_integer("ping"), NBoardCommand::Ping),
+            value(NBoardCommand::Go, tag("go")),
+            value(NBoardCommand::Learn, tag("learn")),
+            value(NBoardCommand::Analyze, tag("analyze")),
+            value(NBoardCommand::Clear, tag("clear")),
+            value(NBoardCommand::Quit, tag("quit")),
+            // NBoard version 1 sent bare moves; NTest treats any two-letter token as one.
+            map(move_item, NBoardCommand::Move),
+        )),
+        space0,
+    ))
+    .parse(input)
+}
+
+/// Parses one NBoard line (already stripped of its line end); `None` for a line to ignore.
+pub fn parse_command(line: &str) -> Option<NBoardCommand> {
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    command(line).ok().map(|(_, c)| c)
+}
+
+/// An NBoard session: the game, the clocks, the levels and the running request.
+pub struct NBoardSession {
+    game: GameRecord,
+    clocks: [Option<GgfClock>; 2],
+    levels: Levels,
+    contempt: i64,
+    output: Output,
+    /// Raised by `ping` so the running request prints nothing more (its `===` included).
+    cancelled: Arc<AtomicBool>,
+    /// Whether the running (or last) search answers a `hint`, which may run without end.
+    hint_running: bool,
+}
+
+impl NBoardSession {
+    /// A session at the start position with the command line's levels.
+    pub fn new(levels: Levels, output: Output) -> NBoardSession {
+        NBoardSession {
+            game: GameRecord::new(Position::start()),
+            clocks: [None, None],
+            levels,
+            contempt: 0,
+            output,
+            cancelled: Arc::new(AtomicBool::new(false)),
+            hint_running: false,
+        }
+    }
+
+    /// Makes way for a new request: a running `hint` is cancelled (it may never end, and a
+    /// new request makes its lines stale), a running `go` is waited for, since it owes
+    /// exactly one `===`.
+    fn make_way(&mut self, engine: &mut Engine) {
+        if self.hint_running && engine.is_searching() {
+            self.cancel(engine);
+        }
+        engine.wait();
+        self.hint_running = false;
+    }
+
+    /// The position later commands relate to.
+    pub fn position(&self) -> Position {
+        self.game.current()
+    }
+
+    /// Serves lines until `quit` or end of input.
+    pub fn run(&mut self, engine: &mut Engine) {
+        while let Some(line) = engine.next_line() {
+            match parse_command(&line) {
+                Some(NBoardCommand::Quit) => break,
+                Some(command) => self.execute(command, engine),
+                None => log::info!("ignored line: {line}"),
+            }
+        }
+        // Stopped, not cancelled: a request cut short by the end of input still answers
+        // with its best so far, which scripts piping a fixed input rely on.
+        engine.stop();
+    }
+
+    /// Stops the running request so that it prints nothing more.
+    fn cancel(&mut self, engine: &mut Engine) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        engine.stop();
+        self.cancelled = Arc::new(AtomicBool::new(false));
+    }
+
+    /// Carries out one command.
+    pub fn execute(&mut self, command: NBoardCommand, engine: &mut Engine) {
+        match command {
+            NBoardCommand::NBoard(version) => {
+                if version != 2 {
+                    log::warn!("NBoard protocol version {version}; speaking version 2");
+                }
+                self.output.line(&format!("set myname {ENGINE_NAME}"));
+            }
+            NBoardCommand::SetGame(text) => match parse_ggf(&text) {
+                Ok(GgfGame { record, clocks }) => {
+                    self.game = record;
+                    self.clocks = clocks;
+                }
+                Err(e) => log::warn!("set game refused, position unchanged: {}", e.0),
+            },
+            NBoardCommand::Move(item) => {
+                if self.game.play(item.mv, item.eval, item.seconds).is_err() {
+                    log::warn!("illegal move {} ignored", item.mv);
+                }
+            }
+            NBoardCommand::SetDepth(depth) => match levels_for_depth(depth) {
+                Some(levels) => self.levels = levels,
+                None => log::warn!("set depth {depth} ignored: expected 1 to 60"),
+            },
+            NBoardCommand::SetContempt(contempt) => {
+                // Kept for the record; the search scores draws as 0 for now.
+                self.contempt = contempt;
+            }
+            NBoardCommand::Ping(n) => {
+                self.cancel(engine);
+                self.output.line(&format!("pong {n}"));
+            }
+            NBoardCommand::Go => self.go(engine),
+            NBoardCommand::Hint(n) => self.hint(n, engine),
+            NBoardCommand::Learn => {
+                self.make_way(engine);
+                self.output.line("learned");
+            }
+            NBoardCommand::Analyze => {
+                self.make_way(engine);
+                self.output.line(&format!(
+                    "status {ENGINE_NAME} does not analyse whole games"
+                ));
+            }
+            NBoardCommand::Clear => {
+                self.make_way(engine);
+                if let Some(searcher) = engine.searcher() {
+                    searcher.clear();
+                }
+            }
+            NBoardCommand::Quit => {}
+        }
+    }
+
+    /// The mover's time budget from the GGF clock minus the times of its moves so far.
+    fn budget(&self, mover: Color) -> Option<TimeBudget> {
+        let index = usize::from(mover == Color::White);
+        let clock = self.clocks[index]?;
+        let spent = self
+            .game
+            .moves()
+            .iter()
+            .filter(|m| m.color == mover)
+            .map(|m| m.seconds.unwrap_or(0.0));
+        let left = clock.remaining_after(spent);
+        Some(TimeBudget {
+            remaining: Duration::from_secs_f64(left.max(0.0)),
+            increment: Duration::from_secs_f64(clock.increment.max(0.0)),
+            moves_to_go: None,
+        })
+    }
+
+    fn go(&mut self, engine: &mut Engine) {
+        self.make_way(engine);
+        let position = self.position();
+        let output = self.output.clone();
+        if position.legal_moves() == 0 {
+            // A forced pass (or a finished game, where no answer is legal): answer at once.
+            output.line("=== PA");
+            return;
+        }
+        let started = Instant::now();
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = limits_for(
+            &position,
+            self.budget(position.side_to_move()),
+            stop.clone(),
+        );
+        let levels = self.levels;
+        let cancelled = self.cancelled.clone();
+        engine.start(
+            stop,
+            Box::new(move |searcher| {
+                let report = searcher.think(&position, &levels, &limits, &mut |r| {
+                    if !cancelled.load(Ordering::SeqCst) {
+                        output.line(&search_line(r));
+                    }
+                });
+                if !cancelled.load(Ordering::SeqCst) {
+                    let seconds = started.elapsed().as_secs_f64();
+                    output.line(&format!("nodestats {} {seconds:.3}", report.nodes));
+                    output.line(&format!(
+                        "=== {}/{:.2}/{seconds:.3}",
+                        report.best_move.to_string().to_uppercase(),
+                        report.value.discs()
+                    ));
+                }
+                Some(report)
+            }),
+        );
+    }
+
+    fn hint(&mut self, count: i64, engine: &mut Engine) {
+        self.make_way(engine);
+        let position = self.position();
+        let output = self.output.clone();
+        if count < 1 {
+            log::warn!("hint {count} ignored");
+            return;
+        }
+        if position.is_game_over() {
+            return;
+        }
+        if position.legal_moves() == 0 {
+            output.line("search PA 0.00 0 0");
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = limits_for(&position, None, stop.clone());
+        let levels = self.levels;
+        let cancelled = self.cancelled.clone();
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        self.hint_running = true;
+        engine.start(
+            stop,
+            Box::new(move |searcher| {
+                let started = Instant::now();
+                let mut print = |r: &SearchReport| {
+                    if !cancelled.load(Ordering::SeqCst) {
+                        output.line(&search_line(r));
+                    }
+                };
+                let (report, nodes) = if count > 1 {
+                    top_moves(searcher, &position, &levels, &limits, count, &mut print)
+                } else {
+                    let r = searcher.think(&position, &levels, &limits, &mut print);
+                    let nodes = r.nodes;
+                    (Some(r), nodes)
+                };
+                if !cancelled.load(Ordering::SeqCst) {
+                    output.line(&format!(
+                        "nodestats {nodes} {:.3}",
+                        started.elapsed().as_secs_f64()
+                    ));
+                }
+                report
+            }),
+        );
+    }
+}
+
+/// Scores every move of `position` by searching the position after it, deeper each round
+/// (one exact solve in the endgame), and reports the best `count` moves of each finished
+/// round; a stop ends it between rounds' moves and drops the unfinished round. Returns the
+/// best move's report and the nodes searched.
+fn top_moves(
+    searcher: &mut Searcher,
+    position: &Position,
+    levels: &Levels,
+    limits: &Limits,
+    count: usize,
+    print: &mut dyn FnMut(&SearchReport),
+) -> (Option<SearchReport>, u64) {
+    let max_depth = levels.phase_level(levels.phase(position)).depth.max(2);
+    let solving = levels.phase(position) == Phase::Endgame;
+    // Rounds as (child depth, whether the child is solved). Before a solve that may take long,
+    // shallow estimating rounds give the GUI something to show at once.
+    let rounds: Vec<(u32, bool)> = if solving {
+        let estimates = if position.empty_count() > 12 {
+            max_depth.min(8)
+        } else {
+            1
+        };
+        (1..estimates)
+            .map(|d| (d, false))
+            .chain([(max_depth - 1, true)])
+            .collect()
+    } else {
+        (1..max_depth).map(|d| (d, false)).collect()
+    };
+    let (mut best, mut nodes) = (None, 0);
+    for (child_depth, solve) in rounds {
+        let mut child_levels = *levels;
+        child_levels.opening.depth = child_depth;
+        child_levels.midgame.depth = child_depth;
+        if !solve {
+            child_levels.endgame_empties = 0;
+        }
+        let mut round = Vec::new();
+        for square in position.legal_squares() {
+            let mv = Move::Play(square);
+            let Ok(child) = position.play(mv) else {
+                continue;
+            };
+            let reply = searcher.think(&child, &child_levels, limits, &mut |_| {});
+            nodes += reply.nodes;
+            if limits.stop.load(Ordering::Relaxed) || !reply.complete {
+                return (best, nodes);
+            }
+            let mut pv = vec![mv];
+            pv.extend(reply.pv);
+            round.push(SearchReport {
+                best_move: mv,
+                value: reply.value.negate(),
+                depth: child_depth + 1,
+                pv,
+                nodes,
+                elapsed: reply.elapsed,
+                complete: true,
+            });
+        }
+        round.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));
+        round.iter().take(count).for_each(&mut *print);
+        best = round.into_iter().next();
+    }
+    (best, nodes)
+}
+
+/// Levels for NBoard's `set depth`: our preset of that level up to the strongest, then deeper
+/// midgame searches and earlier solves, which NBoard's higher levels ask for.
+pub fn levels_for_depth(depth: i64) -> Option<Levels> {
+    let depth = u32::try_from(depth).ok().filter(|d| (1..=60).contains(d))?;
+    if depth <= MAX_LEVEL {
+        return Levels::preset(depth);
+    }
+    let mut levels = Levels::preset(MAX_LEVEL)?;
+    levels.midgame.depth = depth;
+    levels.endgame_empties = levels.endgame_empties.max(depth);
+    Some(levels)
+}
+
+/// A `search <pv> <eval> 0 <depth>` line for a finished depth.
+pub fn search_line(report: &SearchReport) -> String {
+    let pv: Vec<String> = report
+        .pv
+        .iter()
+        .map(|m| m.to_string().to_uppercase())
+        .collect();
+    let pv = if pv.is_empty() {
+        report.best_move.to_string().to_uppercase()
+    } else {
+        pv.join("-")
+    };
+    let depth = match report.value {
+        Value::Exact(_) => "100%".to_string(),
+        Value::Wld(_) => "100%W".to_string(),
+        Value::Estimate(_) => report.depth.to_string(),
+    };
+    format!("search {pv} {:.2} 0 {depth}", report.value.discs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_what_nboard_sends() {
+        assert_eq!(parse_command("nboard 2"), Some(NBoardCommand::NBoard(2)));
+        assert_eq!(parse_command("ping 7"), Some(NBoardCommand::Ping(7)));
+        assert_eq!(
+            parse_command("set depth 12"),
+            Some(NBoardCommand::SetDepth(12))
+        );
+        assert_eq!(
+            parse_command("set contempt -100"),
+            Some(NBoardCommand::SetContempt(-100))
+        );
+        assert_eq!(parse_command("hint 4"), Some(NBoardCommand::Hint(4)));
+        assert_eq!(parse_command("go"), Some(NBoardCommand::Go));
+        assert!(matches!(
+            parse_command("move F5//2.449"),
+            Some(NBoardCommand::Move(_))
+        ));
+        assert!(matches!(
+            parse_command("move d6 -1.00 0.0"),
+            Some(NBoardCommand::Move(_))
+        ));
+        assert!(matches!(parse_command("F5"), Some(NBoardCommand::Move(_))));
+        assert!(matches!(
+            parse_command("set game (;;)"),
+            Some(NBoardCommand::SetGame(_))
+        ));
+        assert_eq!(parse_command("gopher"), None);
+        assert_eq!(parse_command("ping"), None);
+        assert_eq!(parse_command("ping 1 2"), None);
+        assert_eq!(parse_command("set myname x"), None);
+        assert_eq!(parse_command(""), None);
+    }
+}

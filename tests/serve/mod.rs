@@ -1,0 +1,129 @@
+//! Drives the server binary like a GUI: lines in, lines out, with a deadline on every wait so a
+//! hang fails the test instead of stalling it.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long any single expected answer may take; generous for a loaded 2-core machine.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A running server with its output lines on a channel.
+pub struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Server {
+    /// Starts `othello-engine <args>`.
+    pub fn start(args: &[&str]) -> Server {
+        Server::start_program(env!("CARGO_BIN_EXE_othello-engine"), args)
+    }
+
+    /// Starts any program speaking a line protocol (a peer engine).
+    pub fn start_program(program: &str, args: &[&str]) -> Server {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        Server {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            stderr,
+        }
+    }
+
+    /// Sends raw bytes (for CRLF and invalid UTF-8).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("the server reads");
+        stdin.flush().expect("the server reads");
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// The next output line; panics after [`PATIENCE`].
+    pub fn next(&mut self) -> String {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no output within {PATIENCE:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        }
+    }
+
+    /// Lines up to and including the first one `done` accepts.
+    pub fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let finished = done(&line);
+            seen.push(line);
+            if finished {
+                return seen;
+            }
+        }
+    }
+
+    /// Whether a line arrives within `wait`.
+    pub fn quiet_for(&mut self, wait: Duration) -> Option<String> {
+        self.lines.recv_timeout(wait).ok()
+    }
+
+    /// One GTP reply: its lines up to the blank line that ends it (the blank line dropped).
+    pub fn gtp(&mut self, command: &str) -> Vec<String> {
+        self.send(command);
+        let mut reply = self.until(str::is_empty);
+        reply.pop();
+        reply
+    }
+
+    /// Closes stdin and waits for the exit; returns stdout lines not yet read and stderr.
+    pub fn finish(mut self) -> (Vec<String>, String) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the server did not exit at end of input");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+            rest.push(line);
+        }
+        let stderr = self.stderr.join().unwrap_or_default();
+        (rest, stderr)
+    }
+}
