@@ -25,6 +25,8 @@ commands:
       signature of the search (default depth 9, evaluator weighted)
   analyse [--position \"<OBF>\"] [--time SECONDS] [level flags]
       search one position as the engine would play it, printing every depth
+  match --engine SPEC --engine SPEC [options]   (options: 'othello-engine match --help')
+      engine-against-engine games refereed by this program; SPEC is gtp:COMMAND or self:FLAGS
   help
       show this text
 
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Some("solve") => run_solve(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
         Some("analyse" | "analyze") => run_analyse(&args[1..]),
+        Some("match") => othello_engine::arena::run_match(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
