@@ -265,3 +265,78 @@ fn an_illegal_line_in_an_openings_file_is_named() {
     assert!(err.contains(":2:") && err.contains("illegal"), "{err}");
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    let bad = format!("name=bad,gtp:{engine} crash 2");
+    let o = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--opening-plies",
+        "4",
+        "--max-openings",
+        "20",
+        "--move-time",
+        "0.5",
+        "--sprt",
+        "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        out.contains("of 40 games") || out.contains("40 games"),
+        "{out}"
+    );
+    let played = game_lines(&out).len();
+    // Two 2-0 pairs already pass the upper bound (see the stats unit tests); one more game
+    // may have started before the stop.
+    assert!((4..=5).contains(&played), "{played} games:\n{out}");
+    assert!(out.contains("H1 accepted"), "{out}");
+}
+
+/// gtp-rhino from the Debian package grhino (installed by .ci/run), on PATH or in /usr/games.
+fn rhino() -> String {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join("gtp-rhino"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    on_path
+        .into_iter()
+        .chain([PathBuf::from("/usr/games/gtp-rhino")])
+        .find(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .expect("gtp-rhino is not installed: apt-get install grhino (as .ci/run does)")
+}
+
+#[test]
+fn a_match_against_gtp_rhino_completes_every_game() {
+    let rhino = format!("name=rhino,gtp:{} --level 2", rhino());
+    let fixture = format!("name=fixture,gtp:{}", fixture());
+    let o = run(&[
+        "--engine",
+        &fixture,
+        "--engine",
+        &rhino,
+        "--opening-plies",
+        "6",
+        "--max-openings",
+        "3",
+        "--tc",
+        "20+0.1",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 6, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    assert!(out.contains("fixture vs rhino: W/D/L"), "{out}");
+}

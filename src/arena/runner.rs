@@ -410,7 +410,8 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
             s.engines == (played.black, played.white) || s.engines == (played.white, played.black)
         }) {
             score.add(&played);
-            if let Some(sprt) = config.sprt {
+            // The first decision stands; games already under way still finish and count.
+            if let (Some(sprt), SprtVerdict::Continue) = (config.sprt, verdict) {
                 verdict = sprt.verdict(score.penta.llr(sprt.elo0, sprt.elo1));
                 if verdict != SprtVerdict::Continue {
                     stop.store(true, Ordering::Relaxed);

@@ -63,21 +63,21 @@ fn estimate(values: &[f64], counts: &[u64]) -> Option<EloEstimate> {
 
 /// Mean, population variance and sample count of weighted values; None without samples.
 fn mean_variance(values: &[f64], counts: &[u64]) -> Option<(f64, f64, f64)> {
-    let n: u64 = counts.iter().sum();
-    if n == 0 {
+    let counts: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+    mean_variance_weighted(values, &counts)
+}
+
+/// [`mean_variance`] with real-valued weights.
+fn mean_variance_weighted(values: &[f64], counts: &[f64]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
         return None;
     }
-    let n = n as f64;
-    let mean = values
-        .iter()
-        .zip(counts)
-        .map(|(v, &c)| v * c as f64)
-        .sum::<f64>()
-        / n;
+    let mean = values.iter().zip(counts).map(|(v, &c)| v * c).sum::<f64>() / n;
     let variance = values
         .iter()
         .zip(counts)
-        .map(|(v, &c)| c as f64 * (v - mean).powi(2))
+        .map(|(v, &c)| c * (v - mean).powi(2))
         .sum::<f64>()
         / n;
     Some((mean, variance, n))
@@ -133,6 +133,9 @@ impl Wdl {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Penta(pub [u64; 5]);
 
+/// The weight an empty pentanomial class gets in the SPRT (a small regularisation).
+pub const EMPTY_CLASS_WEIGHT: f64 = 1e-3;
+
 /// The score fraction of each pentanomial class.
 const PENTA_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
@@ -155,9 +158,17 @@ impl Penta {
         estimate(&PENTA_VALUES, &self.0)
     }
 
-    /// The GSPRT log-likelihood ratio over the pairs.
+    /// The GSPRT log-likelihood ratio over the pairs. Empty classes count as
+    /// [`EMPTY_CLASS_WEIGHT`] pairs, so that a one-sided run (all pairs 2-0, variance 0)
+    /// still gets a finite, decisive ratio instead of none at all.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        match mean_variance(&PENTA_VALUES, &self.0) {
+        if self.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = self
+            .0
+            .map(|c| if c == 0 { EMPTY_CLASS_WEIGHT } else { c as f64 });
+        match mean_variance_weighted(&PENTA_VALUES, &counts) {
             Some((mean, variance, n)) => llr(mean, variance, n, elo0, elo1),
             None => 0.0,
         }
@@ -336,6 +347,20 @@ mod tests {
         assert_eq!(sprt.verdict(-3.0), SprtVerdict::H0);
         assert_eq!(sprt.verdict(0.0), SprtVerdict::Continue);
         assert_eq!(llr(0.5, 0.0, 10.0, 0.0, 5.0), 0.0);
+        // Five pairs all won 2-0: weights [0.001 x 4, 5], n = 5.004; mean = (0.001 (0.25
+        // + 0.5 + 0.75) + 5) / 5.004 = 5.0015 / 5.004 = 0.99950; variance = (0.001 (0.9995^2
+        // + 0.7495^2 + 0.4995^2 + 0.2495^2) + 5 (0.0005)^2) / 5.004 = (0.0018725 + 0.00000125)
+        // / 5.004 = 0.00037445; LLR = 5.004 x 0.0071951 x (1.9990 - 1.0071951) / (2 x
+        // 0.00037445) = 47.68: H1 at once.
+        let sweep = Penta([0, 0, 0, 0, 5]);
+        assert!(
+            close(sweep.llr(0.0, 5.0), 47.68, 0.02),
+            "{}",
+            sweep.llr(0.0, 5.0)
+        );
+        assert_eq!(sprt.verdict(sweep.llr(0.0, 5.0)), SprtVerdict::H1);
+        assert!(Penta([0, 0, 0, 5, 0]).llr(0.0, 5.0) > 0.0);
+        assert_eq!(Penta::default().llr(0.0, 5.0), 0.0);
         assert!(Sprt::parse("elo0=5,elo1=0").is_err());
         assert!(Sprt::parse("elo0=0").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,gamma=1").is_err());
