@@ -340,3 +340,39 @@ fn a_match_against_gtp_rhino_completes_every_game() {
     assert!(!out.contains("forfeits"), "{out}");
     assert!(out.contains("fixture vs rhino: W/D/L"), "{out}");
 }
+
+#[test]
+fn the_clock_runs_down_and_the_increment_refills_it() {
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    let slow = format!("name=slow,gtp:{engine} slow 0");
+    let play = |tc: &str| {
+        let o = run(&[
+            "--engine",
+            &good,
+            "--engine",
+            &slow,
+            "--opening-plies",
+            "1",
+            "--tc",
+            tc,
+            "--timeout-margin",
+            "0.05",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    // 0.25 s a move against a 1 s clock without increment: the slow side runs out by its
+    // fifth move in both games.
+    let out = play("1");
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    for line in games {
+        assert!(line.contains("forfeits: timeout"), "{line}");
+        assert!(line.contains("(+64)") || line.contains("(-64)"), "{line}");
+    }
+    // With 0.5 s added after every move the same engine never falls behind.
+    let out = play("1+0.5");
+    assert_eq!(game_lines(&out).len(), 2, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+}

@@ -487,3 +487,91 @@ pub fn summary(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_a_match_command_line() {
+        let c = MatchConfig::parse(&args(&[
+            "--engine",
+            "self:--level 3",
+            "--engine",
+            "self:--level 3",
+            "--depth",
+            "4",
+            "--opening-plies",
+            "2",
+            "--concurrency",
+            "3",
+            "--tc",
+            "30+0.25",
+        ]))
+        .unwrap();
+        // Same names are told apart; --depth becomes level flags of self: engines.
+        assert_eq!(c.engines[0].name, "self --level 3");
+        assert_eq!(c.engines[1].name, "self --level 3 #2");
+        assert_eq!(
+            c.engines[0].args,
+            [
+                "gtp",
+                "--level",
+                "3",
+                "--opening-depth",
+                "4",
+                "--midgame-depth",
+                "4"
+            ]
+        );
+        assert_eq!(c.openings.len(), 3);
+        assert_eq!(c.concurrency, 3);
+        assert_eq!(
+            c.control,
+            TimeControl::Fischer {
+                base: Duration::from_secs(30),
+                increment: Duration::from_millis(250)
+            }
+        );
+        let untimed = MatchConfig::parse(&args(&[
+            "--engine", "self:", "--engine", "self:", "--depth", "2",
+        ]))
+        .unwrap();
+        assert_eq!(untimed.control, TimeControl::Untimed);
+        assert_eq!(untimed.openings.len(), generate(6).len());
+        for bad in [
+            &["--engine", "self:", "--engine", "self:", "--depth", "0"][..],
+            &[
+                "--engine",
+                "self:",
+                "--engine",
+                "self:",
+                "--move-time",
+                "-1",
+            ],
+            &[
+                "--engine",
+                "self:",
+                "--engine",
+                "self:",
+                "--concurrency",
+                "0",
+            ],
+            &["--engine", "self:", "--engine", "self:", "stray"],
+            &[
+                "--engine",
+                "self:",
+                "--engine",
+                "self:",
+                "--opening-plies",
+                "11",
+            ],
+        ] {
+            assert!(MatchConfig::parse(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+}
