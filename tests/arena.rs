@@ -358,6 +358,8 @@ fn the_clock_runs_down_and_the_increment_refills_it() {
             tc,
             "--timeout-margin",
             "0.05",
+            "--concurrency",
+            "2",
         ]);
         assert!(o.status.success(), "{}", text(&o.stderr));
         text(&o.stdout)
