@@ -378,3 +378,30 @@ fn the_clock_runs_down_and_the_increment_refills_it() {
     assert_eq!(game_lines(&out).len(), 2, "{out}");
     assert!(!out.contains("forfeits"), "{out}");
 }
+
+#[test]
+fn a_shard_plays_every_nth_game_of_the_schedule() {
+    let engine = fixture();
+    let spec = format!("gtp:{engine}");
+    let o = run(&[
+        "--engine",
+        &spec,
+        "--engine",
+        &spec,
+        "--opening-plies",
+        "2",
+        "--move-time",
+        "0.5",
+        "--shard",
+        "2/3",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // 3 openings x 2 colours = 6 games in 3 pairs; shard 2 of 3 plays the second pair.
+    let mut numbers: Vec<&str> = game_lines(&out)
+        .iter()
+        .filter_map(|l| l.strip_prefix("game ")?.split('/').next())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, ["3", "4"], "{out}");
+}

@@ -21,7 +21,7 @@ pub const USAGE: &str = "\
   match --engine SPEC --engine SPEC [...] [--tc 60+0.5 | --move-time S] [--depth N]
         [--opening-plies N | --openings FILE] [--max-openings N] [--seed N]
         [--concurrency N] [--timeout-margin S] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
-        [--ggf FILE] [--results FILE.json|FILE.csv]
+        [--ggf FILE] [--results FILE.json|FILE.csv] [--shard i/n]
       engine-against-engine games, each opening twice with colours swapped;
       SPEC is [name=NAME,][dir=DIR,]gtp:COMMAND or self:LEVEL-FLAGS";
 
@@ -44,6 +44,28 @@ pub struct MatchConfig {
     pub ggf: Option<String>,
     /// Where to write the summary.
     pub results: Option<String>,
+    /// `(i, n)`: play only opening pairs i, i + n, i + 2n, ... of the schedule (1-based), so
+    /// that one tournament can be spread over n machines; both games of an opening stay in
+    /// one shard, which keeps the pentanomial counts whole.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// Reads `--shard i/n` with 1 <= i <= n.
+fn parse_shard(text: &str) -> Result<(usize, usize), CliError> {
+    let bad = || {
+        CliError(format!(
+            "bad --shard '{text}': expected i/n with 1 <= i <= n"
+        ))
+    };
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 const OPTIONS: &[(&str, Arity)] = &[
@@ -60,6 +82,7 @@ const OPTIONS: &[(&str, Arity)] = &[
     ("sprt", Arity::Value),
     ("ggf", Arity::Value),
     ("results", Arity::Value),
+    ("shard", Arity::Value),
 ];
 
 fn seconds_option(options: &Options, name: &str, min: f64) -> Result<Option<Duration>, CliError> {
@@ -181,6 +204,7 @@ impl MatchConfig {
             sprt,
             ggf: options.get("ggf").map(str::to_string),
             results: options.get("results").map(str::to_string),
+            shard: options.get("shard").map(parse_shard).transpose()?,
         })
     }
 }
@@ -347,10 +371,18 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         }
     }
     let total = jobs.len();
+    if let Some((i, n)) = config.shard {
+        // The schedule lists the two colourings of each (opening, pairing) side by side.
+        jobs.retain(|job| ((job.number - 1) / 2) % n == i - 1);
+    }
     println!(
-        "match: {} engines, {} openings, {total} games, {} at once",
+        "match: {} engines, {} openings, {total} games{}, {} at once",
         config.engines.len(),
         config.openings.len(),
+        config.shard.map_or(String::new(), |(i, n)| format!(
+            " (shard {i}/{n}: {} of them)",
+            jobs.len()
+        )),
         config.concurrency
     );
     let queue = Arc::new(Mutex::new(jobs));
@@ -570,6 +602,9 @@ mod tests {
                 "--opening-plies",
                 "11",
             ],
+            &["--engine", "self:", "--engine", "self:", "--shard", "3/2"],
+            &["--engine", "self:", "--engine", "self:", "--shard", "0/2"],
+            &["--engine", "self:", "--engine", "self:", "--shard", "1"],
         ] {
             assert!(MatchConfig::parse(&args(bad)).is_err(), "{bad:?}");
         }
