@@ -3,6 +3,7 @@
 //! Layers, each knowing only those below it: `board` (rules), then the knowledge, thinking,
 //! records and faces layers that later modules add.
 
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod eval;

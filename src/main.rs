@@ -30,6 +30,8 @@ commands:
   gtp [level flags] [--log-file FILE]
       serve that protocol on stdin/stdout (see protocol.md); with no command at
       all, serve the protocol the first input line implies (nboard ... or GTP)
+  match --engine SPEC --engine SPEC [options]   (options: 'othello-engine match --help')
+      engine-against-engine games refereed by this program; SPEC is gtp:COMMAND or self:FLAGS
   help
       show this text
 
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Some("gtp") => run_serve(Some(Protocol::Gtp), &args[1..]),
         None => run_serve(None, &[]),
         Some(flag) if flag.starts_with("--") && flag != "--help" => run_serve(None, &args),
+        Some("match") => othello_engine::arena::run_match(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,12 @@
+//! `othello-engine match`: engine-against-engine tournaments. The runner is the referee: it
+//! checks every move with the rules core, handles passes and the end of the game, keeps the
+//! clocks, and scores the match.
+
+pub mod engine;
+pub mod openings;
+pub mod records;
+pub mod referee;
+pub mod runner;
+pub mod stats;
+
+pub use runner::{USAGE, run_match};

@@ -1,0 +1,315 @@
+//! One game between two GTP engines, refereed: the runner checks every move with the rules
+//! core, relays passes itself, keeps both clocks, and ends the game. Whatever an engine does
+//! wrong (an illegal move, a timeout, a crash, a reply it cannot parse) loses it the game.
+
+use super::engine::{EngineError, EngineSpec, GtpEngine};
+use super::openings::Opening;
+use crate::board::{Color, Move, Position};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to start and answer a setup command.
+pub const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest a move may take when no clock runs (`--depth` alone): enough for any sane
+/// fixed-depth search, short enough that a hung engine does not stall the match.
+pub const UNTIMED_MOVE_LIMIT: Duration = Duration::from_secs(120);
+
+/// The time each side gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// Seconds for the game plus an increment after each move (`--tc 60+0.5`).
+    Fischer {
+        /// The starting clock.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// A fixed time for each move (`--move-time 0.5`).
+    PerMove(Duration),
+    /// No clock (the engines are limited some other way, e.g. by `--depth`).
+    Untimed,
+}
+
+impl TimeControl {
+    /// Reads `60+0.5` or `60` (seconds, increment optional).
+    pub fn parse_fischer(text: &str) -> Result<TimeControl, String> {
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let seconds = |t: &str, what: &str, min: f64| {
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= min && *s <= 86_400.0)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    format!("bad time control '{text}': the {what} '{t}' is not seconds")
+                })
+        };
+        let base = seconds(base, "base time", f64::MIN_POSITIVE)?;
+        let increment = seconds(increment, "increment", 0.0)?;
+        Ok(TimeControl::Fischer { base, increment })
+    }
+
+    /// The GGF clock text (`TI`): minutes:seconds and the increment.
+    pub fn ggf_clock(&self) -> String {
+        let mmss = |d: Duration| {
+            let s = d.as_secs_f64();
+            format!("{}:{:05.2}", (s / 60.0).floor() as u64, s % 60.0)
+        };
+        match self {
+            TimeControl::Fischer { base, increment } => {
+                format!("{}/{}", mmss(*base), mmss(*increment))
+            }
+            TimeControl::PerMove(t) => format!("0:00/{}", mmss(*t)),
+            TimeControl::Untimed => "?".into(),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played out: neither side can move.
+    Finished,
+    /// `side` lost by a fault described by `reason`.
+    Forfeit {
+        /// The side at fault.
+        side: Color,
+        /// What happened, e.g. "illegal move a1".
+        reason: String,
+    },
+}
+
+/// A refereed game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The opening that was set up.
+    pub opening: Opening,
+    /// Every move after the opening with the time it took (None for passes the referee made).
+    pub moves: Vec<(Move, Option<Duration>)>,
+    /// The last position.
+    pub final_position: Position,
+    /// Black's margin in discs, empties to the winner; a forfeit counts as a 64-0 loss.
+    pub black_margin: i32,
+    /// How it ended.
+    pub ending: Ending,
+}
+
+/// The colour word GTP engines expect.
+fn gtp_colour(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// A fault: the side and the reason.
+type Fault = (Color, String);
+
+/// Starts both engines and plays the game; `specs` is (black, white).
+pub fn play_game(
+    specs: [&EngineSpec; 2],
+    opening: &Opening,
+    control: TimeControl,
+    margin: Duration,
+) -> Game {
+    let mut game = Game {
+        opening: opening.clone(),
+        moves: Vec::new(),
+        final_position: opening.position(),
+        black_margin: 0,
+        ending: Ending::Finished,
+    };
+    let result = start_both(specs).and_then(|mut engines| {
+        let outcome = setup(&mut engines, opening, control)
+            .and_then(|()| play_out(&mut engines, &mut game, control, margin));
+        for engine in engines {
+            engine.quit();
+        }
+        outcome
+    });
+    match result {
+        Ok(()) => {
+            let p = game.final_position;
+            let for_mover = p.final_score();
+            game.black_margin = if p.side_to_move() == Color::Black {
+                for_mover
+            } else {
+                -for_mover
+            };
+        }
+        Err((side, reason)) => {
+            game.black_margin = if side == Color::Black { -64 } else { 64 };
+            game.ending = Ending::Forfeit { side, reason };
+        }
+    }
+    game
+}
+
+fn start_both(specs: [&EngineSpec; 2]) -> Result<[GtpEngine; 2], Fault> {
+    let black = GtpEngine::start(specs[0]).map_err(|e| (Color::Black, e.to_string()))?;
+    let white = GtpEngine::start(specs[1]).map_err(|e| (Color::White, e.to_string()))?;
+    Ok([black, white])
+}
+
+/// Sends a command whose refusal does not matter (optional GTP commands); a timeout or crash
+/// still counts.
+fn send_optional(engine: &mut GtpEngine, command: &str, color: Color) -> Result<(), Fault> {
+    match engine.send(command, SETUP_TIMEOUT) {
+        Ok(_) | Err(EngineError::Failure(_)) => Ok(()),
+        Err(e) => Err((color, format!("'{command}': {e}"))),
+    }
+}
+
+fn setup(
+    engines: &mut [GtpEngine; 2],
+    opening: &Opening,
+    control: TimeControl,
+) -> Result<(), Fault> {
+    for (engine, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
+        for command in ["boardsize 8", "clear_board"] {
+            engine
+                .send(command, SETUP_TIMEOUT)
+                .map_err(|e| (color, format!("'{command}': {e}")))?;
+        }
+        let settings = match control {
+            TimeControl::Fischer { base, .. } => {
+                Some(format!("time_settings {} 0 0", base.as_secs()))
+            }
+            TimeControl::PerMove(t) => Some(format!("time_settings 0 {} 1", t.as_secs().max(1))),
+            TimeControl::Untimed => None,
+        };
+        if let Some(command) = settings {
+            send_optional(engine, &command, color)?;
+        }
+        let mut position = Position::start();
+        for &mv in &opening.moves {
+            let command = format!(
+                "play {} {}",
+                gtp_colour(position.side_to_move()),
+                gtp_move(mv)
+            );
+            engine
+                .send(&command, SETUP_TIMEOUT)
+                .map_err(|e| (color, format!("opening '{command}': {e}")))?;
+            position = position.play(mv).unwrap_or(position);
+        }
+    }
+    Ok(())
+}
+
+/// A move as GTP writes it: `e6` or `pass`.
+fn gtp_move(mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".into(),
+        Move::Play(sq) => sq.to_string(),
+    }
+}
+
+fn play_out(
+    engines: &mut [GtpEngine; 2],
+    game: &mut Game,
+    control: TimeControl,
+    margin: Duration,
+) -> Result<(), Fault> {
+    let mut clocks = match control {
+        TimeControl::Fischer { base, .. } => [base; 2],
+        _ => [Duration::ZERO; 2],
+    };
+    let mut position = game.final_position;
+    while !position.is_game_over() {
+        let side = position.side_to_move();
+        let mover = index(side);
+        if position.must_pass() {
+            // The referee passes for the side without moves and tells both engines; an engine
+            // that passes implicitly may refuse the explicit pass, which is harmless.
+            for (engine, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
+                send_optional(engine, &format!("play {} pass", gtp_colour(side)), color)?;
+            }
+            game.moves.push((Move::Pass, None));
+            position = position.pass();
+            game.final_position = position;
+            continue;
+        }
+        let allowed = match control {
+            TimeControl::Fischer { .. } => clocks[mover],
+            TimeControl::PerMove(t) => t,
+            TimeControl::Untimed => UNTIMED_MOVE_LIMIT,
+        };
+        let time_left = match control {
+            TimeControl::Fischer { .. } => Some(format!(
+                "time_left {} {} 0",
+                gtp_colour(side),
+                allowed.as_secs()
+            )),
+            TimeControl::PerMove(t) => Some(format!(
+                "time_left {} {} 1",
+                gtp_colour(side),
+                t.as_secs().max(1)
+            )),
+            TimeControl::Untimed => None,
+        };
+        if let Some(command) = time_left {
+            send_optional(&mut engines[mover], &command, side)?;
+        }
+        let started = Instant::now();
+        let reply = engines[mover].send(&format!("genmove {}", gtp_colour(side)), allowed + margin);
+        let spent = started.elapsed();
+        let reply = reply.map_err(|e| {
+            let reason = match e {
+                EngineError::Timeout => format!(
+                    "timeout: no move within {:.2} s",
+                    (allowed + margin).as_secs_f64()
+                ),
+                EngineError::Exited => "crashed: exited during genmove".to_string(),
+                EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
+                EngineError::Failure(m) => format!("genmove failed: '? {m}'"),
+                EngineError::Start(m) => m,
+            };
+            (side, reason)
+        })?;
+        if spent > allowed + margin {
+            return Err((
+                side,
+                format!(
+                    "timeout: took {:.2} s of {:.2} s",
+                    spent.as_secs_f64(),
+                    allowed.as_secs_f64()
+                ),
+            ));
+        }
+        let word = reply.split_whitespace().next().unwrap_or("");
+        if word.eq_ignore_ascii_case("resign") {
+            return Err((side, "resigned".into()));
+        }
+        let mv: Move = word.parse().map_err(|_| {
+            (
+                side,
+                format!(
+                    "unparsable move '{}'",
+                    reply.chars().take(40).collect::<String>()
+                ),
+            )
+        })?;
+        position = position
+            .play(mv)
+            .map_err(|_| (side, format!("illegal move {mv}")))?;
+        if let TimeControl::Fischer { increment, .. } = control {
+            clocks[mover] = clocks[mover].saturating_sub(spent) + increment;
+        }
+        game.moves.push((mv, Some(spent)));
+        game.final_position = position;
+        let other = 1 - mover;
+        let relay = format!("play {} {}", gtp_colour(side), gtp_move(mv));
+        engines[other]
+            .send(&relay, SETUP_TIMEOUT)
+            .map_err(|e| (side.opponent(), format!("'{relay}': {e}")))?;
+    }
+    Ok(())
+}

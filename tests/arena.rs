@@ -1,0 +1,407 @@
+//! `othello-engine match` end to end, against the misbehaving GTP engine of
+//! tests/fixtures/gtp_fixture.rs (built by `cargo test` as the example `gtp_fixture`).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_othello-engine"))
+}
+
+/// The fixture engine beside the binary; `cargo test` builds examples with the tests.
+fn fixture() -> String {
+    let path = binary()
+        .parent()
+        .map(|dir| dir.join("examples").join("gtp_fixture"))
+        .unwrap_or_default();
+    assert!(
+        path.exists(),
+        "{} is missing: run the whole 'cargo test', which builds examples",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(binary())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("the binary starts")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn game_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("game ")).collect()
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("othello-arena-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn each_fault_loses_its_games_with_the_reason_and_the_match_completes() {
+    let engine = fixture();
+    for (fault, reason) in [
+        ("crash", "crashed"),
+        ("hang", "timeout"),
+        ("illegal", "illegal move d4"),
+        ("garbage", "unparsable reply 'bestmove e6 ponder f4'"),
+        ("refuse", "genmove failed"),
+    ] {
+        let good = format!("name=good,gtp:{engine}");
+        let bad = format!("name=bad,gtp:{engine} {fault} 2");
+        // Two openings (2 plies up to symmetry: 3, cut to 2) played with both colours.
+        let o = run(&[
+            "--engine",
+            &good,
+            "--engine",
+            &bad,
+            "--opening-plies",
+            "2",
+            "--max-openings",
+            "2",
+            "--move-time",
+            "0.3",
+            "--timeout-margin",
+            "0.1",
+            "--concurrency",
+            "2",
+        ]);
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{fault}: {}", text(&o.stderr));
+        let games = game_lines(&out);
+        assert_eq!(games.len(), 4, "{fault}:\n{out}");
+        for line in games {
+            let bad_colour = if line.contains("bad (black)") {
+                "black"
+            } else {
+                "white"
+            };
+            assert!(
+                line.contains(&format!("{bad_colour} forfeits: {reason}")),
+                "{fault}: {line}"
+            );
+        }
+        assert!(out.contains("good vs bad: W/D/L 4/0/0"), "{fault}:\n{out}");
+    }
+}
+
+#[test]
+fn clean_games_are_played_out_and_recorded() {
+    let engine = fixture();
+    let ggf = temp_path("games.ggf");
+    let json = temp_path("results.json");
+    let csv = temp_path("results.csv");
+    let first = format!("name=one,gtp:{engine}");
+    let second = format!("name=two,gtp:{engine}");
+    for results in [&json, &csv] {
+        let o = run(&[
+            "--engine",
+            &first,
+            "--engine",
+            &second,
+            "--opening-plies",
+            "3",
+            "--max-openings",
+            "3",
+            "--tc",
+            "10+0.1",
+            "--ggf",
+            ggf.to_str().unwrap(),
+            "--results",
+            results.to_str().unwrap(),
+        ]);
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(game_lines(&out).len(), 6, "{out}");
+        assert!(!out.contains("forfeits"), "{out}");
+        // A played-out game's disc counts add to at most 64 and its margin follows them.
+        for line in game_lines(&out) {
+            let counts = line.rsplit(' ').next().unwrap_or("");
+            let (b, w) = counts.split_once('-').expect("disc counts at the end");
+            let (b, w): (i32, i32) = (b.parse().unwrap(), w.parse().unwrap());
+            assert!(b + w <= 64, "{line}");
+            assert_eq!(line.contains("1-0 "), b > w, "{line}");
+        }
+    }
+    let ggf_text = std::fs::read_to_string(&ggf).unwrap();
+    assert_eq!(ggf_text.matches("(;GM[Othello]").count(), 6);
+    assert!(ggf_text.contains("PB[one]PW[two]") && ggf_text.contains("PB[two]PW[one]"));
+    let json_text = std::fs::read_to_string(&json).unwrap();
+    assert_eq!(json_text.matches("\"game\":").count(), 6, "{json_text}");
+    assert!(json_text.contains("\"first\": \"one\", \"second\": \"two\""));
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv_text.lines().count(), 7, "{csv_text}");
+    for path in [ggf, json, csv] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn a_round_robin_plays_every_pairing() {
+    let engine = fixture();
+    let specs: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|n| format!("name={n},gtp:{engine}"))
+        .collect();
+    let o = run(&[
+        "--engine",
+        &specs[0],
+        "--engine",
+        &specs[1],
+        "--engine",
+        &specs[2],
+        "--opening-plies",
+        "1",
+        "--move-time",
+        "0.5",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // 1 opening x 3 pairings x 2 colours.
+    assert_eq!(game_lines(&out).len(), 6, "{out}");
+    for pairing in ["a vs b:", "a vs c:", "b vs c:"] {
+        assert!(out.contains(pairing), "{out}");
+    }
+}
+
+#[test]
+fn bad_input_exits_2_before_any_game() {
+    let engine = fixture();
+    let good = format!("gtp:{engine}");
+    let missing_file = temp_path("no-such-openings.txt");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![good.clone(), "uci:stockfish".into()],
+            "unknown kind 'uci'",
+        ),
+        (
+            vec![good.clone(), "gtp:/no/such/engine".into()],
+            "does not work",
+        ),
+        (vec![good.clone()], "at least two"),
+        (
+            vec![good.clone(), good.clone(), "--tc".into(), "60+x".into()],
+            "increment",
+        ),
+        (
+            vec![good.clone(), good.clone(), "--tc".into(), "0".into()],
+            "base time",
+        ),
+        (
+            vec![
+                good.clone(),
+                good.clone(),
+                "--tc".into(),
+                "1".into(),
+                "--move-time".into(),
+                "1".into(),
+            ],
+            "not both",
+        ),
+        (
+            vec![
+                good.clone(),
+                good.clone(),
+                "--openings".into(),
+                missing_file.display().to_string(),
+            ],
+            "cannot read openings file",
+        ),
+        (
+            vec![
+                good.clone(),
+                good.clone(),
+                "--sprt".into(),
+                "elo0=5,elo1=0".into(),
+            ],
+            "bad --sprt",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut full = Vec::new();
+        let mut rest = args.iter();
+        // The leading SPECs become --engine options; the rest is passed as is.
+        for a in rest.by_ref() {
+            if a.starts_with("--") {
+                full.push(a.clone());
+                break;
+            }
+            full.push("--engine".into());
+            full.push(a.clone());
+        }
+        full.extend(rest.cloned());
+        let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+        let o = run(&refs);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{full:?}: {err}");
+        assert!(err.contains(expected), "{full:?}: {err}");
+        assert!(game_lines(&text(&o.stdout)).is_empty(), "{full:?}");
+    }
+}
+
+#[test]
+fn an_illegal_line_in_an_openings_file_is_named() {
+    let engine = fixture();
+    let path = temp_path("openings.txt");
+    std::fs::write(&path, "f5d6\nf5f5\n").unwrap();
+    let good = format!("gtp:{engine}");
+    let o = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &good,
+        "--openings",
+        path.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(":2:") && err.contains("illegal"), "{err}");
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    let bad = format!("name=bad,gtp:{engine} crash 2");
+    let o = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--opening-plies",
+        "4",
+        "--max-openings",
+        "20",
+        "--move-time",
+        "0.5",
+        "--sprt",
+        "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        out.contains("of 40 games") || out.contains("40 games"),
+        "{out}"
+    );
+    let played = game_lines(&out).len();
+    // Two 2-0 pairs already pass the upper bound (see the stats unit tests); one more game
+    // may have started before the stop.
+    assert!((4..=5).contains(&played), "{played} games:\n{out}");
+    assert!(out.contains("H1 accepted"), "{out}");
+}
+
+/// gtp-rhino from the Debian package grhino (installed by .ci/run), on PATH or in /usr/games.
+fn rhino() -> String {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join("gtp-rhino"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    on_path
+        .into_iter()
+        .chain([PathBuf::from("/usr/games/gtp-rhino")])
+        .find(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .expect("gtp-rhino is not installed: apt-get install grhino (as .ci/run does)")
+}
+
+#[test]
+fn a_match_against_gtp_rhino_completes_every_game() {
+    let rhino = format!("name=rhino,gtp:{} --level 2", rhino());
+    let fixture = format!("name=fixture,gtp:{}", fixture());
+    let o = run(&[
+        "--engine",
+        &fixture,
+        "--engine",
+        &rhino,
+        "--opening-plies",
+        "6",
+        "--max-openings",
+        "3",
+        "--tc",
+        "20+0.1",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 6, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    assert!(out.contains("fixture vs rhino: W/D/L"), "{out}");
+}
+
+#[test]
+fn the_clock_runs_down_and_the_increment_refills_it() {
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    let slow = format!("name=slow,gtp:{engine} slow 0");
+    let play = |tc: &str| {
+        let o = run(&[
+            "--engine",
+            &good,
+            "--engine",
+            &slow,
+            "--opening-plies",
+            "1",
+            "--tc",
+            tc,
+            "--timeout-margin",
+            "0.05",
+            "--concurrency",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    // 0.25 s a move against a 1 s clock without increment: the slow side runs out by its
+    // fifth move in both games.
+    let out = play("1");
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    for line in games {
+        assert!(line.contains("forfeits: timeout"), "{line}");
+        assert!(line.contains("(+64)") || line.contains("(-64)"), "{line}");
+    }
+    // With 0.5 s added after every move the same engine never falls behind.
+    let out = play("1+0.5");
+    assert_eq!(game_lines(&out).len(), 2, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+}
+
+#[test]
+fn a_shard_plays_every_nth_game_of_the_schedule() {
+    let engine = fixture();
+    let spec = format!("gtp:{engine}");
+    let o = run(&[
+        "--engine",
+        &spec,
+        "--engine",
+        &spec,
+        "--opening-plies",
+        "2",
+        "--move-time",
+        "0.5",
+        "--shard",
+        "2/3",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // 3 openings x 2 colours = 6 games in 3 pairs; shard 2 of 3 plays the second pair.
+    let mut numbers: Vec<&str> = game_lines(&out)
+        .iter()
+        .filter_map(|l| l.strip_prefix("game ")?.split('/').next())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, ["3", "4"], "{out}");
+}
