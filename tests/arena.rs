@@ -405,3 +405,25 @@ fn a_shard_plays_every_nth_game_of_the_schedule() {
     numbers.sort();
     assert_eq!(numbers, ["3", "4"], "{out}");
 }
+
+#[test]
+fn our_own_engines_play_each_other_through_gtp_without_forfeits() {
+    // Two levels of this very program, run as `othello-engine gtp FLAGS` subprocesses, at a
+    // per-move limit short enough that rounding it to whole seconds would overrun it.
+    let o = run(&[
+        "--engine",
+        "name=stronger,self:--level 4",
+        "--engine",
+        "name=weaker,self:--level 1",
+        "--max-openings",
+        "2",
+        "--move-time",
+        "0.1",
+        "--seed",
+        "3",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(game_lines(&out).len(), 4, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+}

@@ -181,6 +181,9 @@ pub struct GtpEngine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// True when the engine reads fractional seconds in time commands (our own `self:`
+    /// engines); others get whole seconds, as GTP writes them.
+    pub fractional_seconds: bool,
 }
 
 /// The longest line kept from an engine reply in messages.
@@ -234,7 +237,18 @@ impl GtpEngine {
             child,
             stdin,
             lines,
+            fractional_seconds: spec.is_self,
         })
+    }
+
+    /// `time` in seconds as this engine reads them: exact to the millisecond for engines that
+    /// take fractions, else whole seconds rounded down (at least `floor` of them).
+    pub fn seconds(&self, time: Duration, floor: u64) -> String {
+        if self.fractional_seconds {
+            format!("{:.3}", time.as_secs_f64())
+        } else {
+            time.as_secs().max(floor).to_string()
+        }
     }
 
     /// Sends one command and waits up to `timeout` for its whole reply; returns the text

@@ -180,9 +180,9 @@ fn setup(
         }
         let settings = match control {
             TimeControl::Fischer { base, .. } => {
-                Some(format!("time_settings {} 0 0", base.as_secs()))
+                Some(format!("time_settings {} 0 0", engine.seconds(base, 0)))
             }
-            TimeControl::PerMove(t) => Some(format!("time_settings 0 {} 1", t.as_secs().max(1))),
+            TimeControl::PerMove(t) => Some(format!("time_settings 0 {} 1", engine.seconds(t, 1))),
             TimeControl::Untimed => None,
         };
         if let Some(command) = settings {
@@ -246,12 +246,12 @@ fn play_out(
             TimeControl::Fischer { .. } => Some(format!(
                 "time_left {} {} 0",
                 gtp_colour(side),
-                allowed.as_secs()
+                engines[mover].seconds(allowed, 0)
             )),
             TimeControl::PerMove(t) => Some(format!(
                 "time_left {} {} 1",
                 gtp_colour(side),
-                t.as_secs().max(1)
+                engines[mover].seconds(t, 1)
             )),
             TimeControl::Untimed => None,
         };
