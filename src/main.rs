@@ -263,16 +263,21 @@ pub fn levels_from_options(options: &Options) -> Result<Levels, CliError> {
     Ok(levels)
 }
 
-/// A searcher sized by `--hash` and seeded by `--seed`.
-fn searcher_from_options(options: &Options) -> Result<Searcher, CliError> {
-    let seed = match options.get("seed") {
-        Some(s) => Some(
+/// Reads `--seed` if given.
+fn seed_option(options: &Options) -> Result<Option<u64>, CliError> {
+    options
+        .get("seed")
+        .map(|s| {
             s.trim()
                 .parse::<u64>()
-                .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))?,
-        ),
-        None => None,
-    };
+                .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))
+        })
+        .transpose()
+}
+
+/// A searcher sized by `--hash` and seeded by `--seed`.
+fn searcher_from_options(options: &Options) -> Result<Searcher, CliError> {
+    let seed = seed_option(options)?;
     Ok(Searcher::new(hash_option(options)?, seed))
 }
 
@@ -357,14 +362,7 @@ fn run_serve(protocol: Option<Protocol>, args: &[String]) -> Result<(), CliError
     }
     init_logging(options.get("log-file")).map_err(CliError)?;
     let levels = levels_from_options(&options)?;
-    let seed = match options.get("seed") {
-        Some(s) => Some(
-            s.trim()
-                .parse::<u64>()
-                .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))?,
-        ),
-        None => None,
-    };
+    let seed = seed_option(&options)?;
     let config = ServeConfig {
         levels,
         hash_mib: hash_option(&options)?,

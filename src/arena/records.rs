@@ -11,27 +11,10 @@ fn ggf_value(text: &str) -> String {
     text.replace(']', ")")
 }
 
-/// The GGF board: `8`, 64 cells (`*` black, `O` white, `-` empty) and the side to move.
+/// The GGF board: `8`, 64 cells (`*` black, `O` white, `-` empty) and the side to move:
+/// the OBF form with black written `*`.
 fn ggf_board(position: &Position) -> String {
-    let black = position.discs(Color::Black);
-    let white = position.discs(Color::White);
-    let cells: String = (0..64)
-        .map(|i| {
-            let bit = 1u64 << i;
-            if black & bit != 0 {
-                '*'
-            } else if white & bit != 0 {
-                'O'
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let side = match position.side_to_move() {
-        Color::Black => '*',
-        Color::White => 'O',
-    };
-    format!("8 {cells} {side}")
+    format!("8 {}", position.to_obf().replace('X', "*"))
 }
 
 /// One game in GGF: players, clock, start board, the opening moves, then the engines' moves
