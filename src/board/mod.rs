@@ -6,7 +6,7 @@ mod obf;
 mod perft;
 mod square;
 
-pub use bits::{Bits, apply_symmetry, flips, legal_moves};
+pub use bits::{Bits, apply_symmetry, flips, last_flip_count, legal_moves};
 pub use obf::{ObfError, ObfLine, parse_obf_line};
 pub use perft::{perft, perft_divide};
 pub use square::{Move, MoveParseError, Square};

@@ -8,7 +8,7 @@
 use super::Stopper;
 use super::stability::stable_discs;
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, Color, Position, flips, legal_moves};
+use crate::board::{Bits, Color, Position, flips, last_flip_count, legal_moves};
 use crate::eval::{Classic, Evaluator};
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
@@ -97,11 +97,11 @@ impl Endgame<'_> {
     fn solve1(&mut self, player: u64, opponent: u64, sq: usize) -> i32 {
         self.nodes += 1;
         let p = player.count_ones() as i32;
-        let f = flips(player, opponent, sq).count_ones() as i32;
+        let f = last_flip_count(player, sq) as i32;
         if f > 0 {
             return 2 * (p + f + 1) - 64;
         }
-        let g = flips(opponent, player, sq).count_ones() as i32;
+        let g = last_flip_count(opponent, sq) as i32;
         if g > 0 {
             // Opponent plays the last square: it has 63 - p discs before the move.
             return 64 - 2 * (63 - p + g + 1);
