@@ -31,7 +31,8 @@ commands:
       serve that protocol on stdin/stdout (see protocol.md); with no command at
       all, serve the protocol the first input line implies (nboard ... or GTP)
   match --engine SPEC --engine SPEC [options]   (options: 'othello-engine match --help')
-      engine-against-engine games refereed by this program; SPEC is gtp:COMMAND or self:FLAGS
+      engine-against-engine games refereed by this program; SPEC is gtp:COMMAND,
+      nboard:COMMAND or self:FLAGS
   help
       show this text
 

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod openings;
 pub mod records;
 pub mod referee;
+pub mod results;
 pub mod runner;
 pub mod stats;
 
