@@ -33,6 +33,8 @@ commands:
   match --engine SPEC --engine SPEC [options]   (options: 'othello-engine match --help')
       engine-against-engine games refereed by this program; SPEC is gtp:COMMAND,
       nboard:COMMAND or self:FLAGS
+  match merge FILE... [--results FILE]
+      one summary from the results files of a tournament's shards
   help
       show this text
 

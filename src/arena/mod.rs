@@ -3,6 +3,7 @@
 //! clocks, and scores the match.
 
 pub mod engine;
+pub mod merge;
 pub mod openings;
 pub mod records;
 pub mod referee;

@@ -24,7 +24,9 @@ pub const USAGE: &str = "\
         [--concurrency N] [--timeout-margin S] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
         [--ggf FILE] [--results FILE.json|FILE.csv] [--shard i/n]
       engine-against-engine games, each opening twice with colours swapped; SPEC is
-      [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND, nboard:COMMAND or self:LEVEL-FLAGS";
+      [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND, nboard:COMMAND or self:LEVEL-FLAGS
+  match merge FILE... [--results FILE.json|FILE.csv]
+      one summary of results files written by shards of one tournament";
 
 /// Everything a match needs, read and checked from the command line.
 #[derive(Clone, Debug)]
@@ -347,8 +349,12 @@ fn results_of(config: &MatchConfig, total: usize, games: &[Played]) -> Results {
     }
 }
 
-/// Runs `othello-engine match ARGS`; errors before the first game are command-line errors.
+/// Runs `othello-engine match ARGS` (or `match merge ...`); errors before the first game are
+/// command-line errors.
 pub fn run_match(args: &[String]) -> Result<(), CliError> {
+    if args.first().map(String::as_str) == Some("merge") {
+        return super::merge::run_merge(&args[1..]);
+    }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("usage:\n{USAGE}");
         return Ok(());
