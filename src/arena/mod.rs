@@ -5,6 +5,7 @@
 pub mod engine;
 pub mod merge;
 pub mod openings;
+pub mod progress;
 pub mod records;
 pub mod referee;
 pub mod results;

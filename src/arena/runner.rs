@@ -4,14 +4,15 @@
 
 use super::engine::{EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
 use super::openings::{Opening, generate, parse_openings, shuffle};
+use super::progress::{Progress, status_line, terminal_width};
 use super::records::write_ggf;
 use super::referee::{Ending, Game, SETUP_TIMEOUT, TimeControl, play_game};
 use super::results::{GameRow, Results, write_results};
-use super::stats::{EloEstimate, Sprt, SprtVerdict, pairings, score_game};
+use super::stats::{EloEstimate, PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use crate::board::Color;
 use crate::cli::{Arity, CliError, Options, parse_in_range};
 use std::collections::{HashMap, VecDeque};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
@@ -324,6 +325,12 @@ fn probe(engines: &mut [EngineSpec]) -> Result<(), CliError> {
     Ok(())
 }
 
+/// What the workers tell the runner: a game started, or a game finished.
+enum Event {
+    Started,
+    Finished(Box<Played>),
+}
+
 /// The results of the games played so far, for the results file and the summary.
 fn results_of(config: &MatchConfig, total: usize, games: &[Played]) -> Results {
     let name = |i: usize| config.engines[i].name.clone();
@@ -346,6 +353,36 @@ fn results_of(config: &MatchConfig, total: usize, games: &[Played]) -> Results {
                 },
             })
             .collect(),
+    }
+}
+
+/// Writes the per-game lines and, on a terminal, the status line below them.
+struct Display {
+    /// Whether standard output is a terminal that gets a live status line.
+    live: bool,
+    width: usize,
+}
+
+impl Display {
+    /// A line above the status line (the status line is cleared first, and redrawn by the
+    /// next [`Display::status`]).
+    fn line(&self, text: &str) {
+        let mut out = std::io::stdout().lock();
+        if self.live {
+            let _ = write!(out, "\r\x1b[2K");
+        }
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// Rewrites the status line in place (terminals only).
+    fn status(&self, progress: Progress, names: &[String], scores: &[PairingScore]) {
+        if self.live {
+            let mut out = std::io::stdout().lock();
+            let text = status_line(progress, names, scores, self.width.saturating_sub(1));
+            let _ = write!(out, "\r\x1b[2K{text}");
+            let _ = out.flush();
+        }
     }
 }
 
@@ -388,7 +425,11 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         jobs.retain(|job| ((job.number - 1) / 2) % n == i - 1);
     }
     let to_play = jobs.len();
-    println!(
+    let display = Display {
+        live: std::io::stdout().is_terminal(),
+        width: terminal_width(),
+    };
+    display.line(&format!(
         "match: {} engines, {} openings, {total} games{}, {} at once",
         config.engines.len(),
         config.openings.len(),
@@ -396,11 +437,12 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
             " (shard {i}/{n}: {to_play} of them)"
         )),
         config.concurrency
-    );
+    ));
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let queue = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
     let config = Arc::new(config);
-    let (sender, results) = channel::<Played>();
+    let (sender, events) = channel::<Event>();
     let mut workers = Vec::new();
     for _ in 0..config.concurrency.min(total.max(1)) {
         let (queue, stop, config, sender) =
@@ -412,6 +454,9 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
                     Err(_) => None,
                 };
                 let Some(job) = job else { break };
+                if sender.send(Event::Started).is_err() {
+                    break;
+                }
                 let specs = [&config.engines[job.black], &config.engines[job.white]];
                 let game = play_game(
                     specs,
@@ -426,18 +471,31 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
                     white: job.white,
                     game,
                 };
-                if sender.send(played).is_err() {
+                if sender.send(Event::Finished(Box::new(played))).is_err() {
                     break;
                 }
             }
         }));
     }
     drop(sender);
+    let mut started = 0;
     let mut all_games = Vec::new();
     let mut verdict = SprtVerdict::Continue;
-    for played in results {
-        println!("{}", game_line(&played, &config.engines, total));
-        let _ = std::io::stdout().flush();
+    for event in events {
+        let played = match event {
+            Event::Started => {
+                started += 1;
+                let progress = Progress {
+                    done: all_games.len(),
+                    total: to_play,
+                    running: started - all_games.len(),
+                };
+                display.status(progress, &names, &scores);
+                continue;
+            }
+            Event::Finished(played) => *played,
+        };
+        display.line(&game_line(&played, &config.engines, total));
         if let Some(file) = ggf_file.as_mut()
             && let Err(e) = writeln!(file, "{}", write_ggf(&played, &config))
         {
@@ -459,13 +517,19 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
             }
         }
         all_games.push(played);
+        let progress = Progress {
+            done: all_games.len(),
+            total: to_play,
+            running: started.saturating_sub(all_games.len()),
+        };
+        display.status(progress, &names, &scores);
     }
     for worker in workers {
         let _ = worker.join();
     }
     all_games.sort_by_key(|p| p.number);
     let results = results_of(&config, total, &all_games);
-    println!("{}", summary(&results, config.sprt.map(|s| (s, verdict))));
+    display.line(&summary(&results, config.sprt.map(|s| (s, verdict))));
     if let Some(path) = &config.results {
         write_results(path, &results)
             .map_err(|e| CliError(format!("cannot write results file '{path}': {e}")))?;
