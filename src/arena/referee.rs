@@ -310,25 +310,28 @@ fn request_move(
             engine
                 .set_game(&ggf)
                 .and_then(|()| engine.sync(SETUP_TIMEOUT))
-                .map_err(|e| (side, format!("'set game' and 'ping': {e}")))?;
+                .map_err(|e| (side, fault_reason(e, "ping", SETUP_TIMEOUT)))?;
             let started = Instant::now();
             ("go", engine.go(timeout), started)
         }
     };
     let spent = started.elapsed();
-    let reply = reply.map_err(|e| {
-        let reason = match e {
-            EngineError::Timeout => {
-                format!("timeout: no move within {:.2} s", timeout.as_secs_f64())
-            }
-            EngineError::Exited => format!("crashed: exited during {request}"),
-            EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
-            EngineError::Failure(m) => format!("{request} failed: '? {m}'"),
-            EngineError::Start(m) => m,
-        };
-        (side, reason)
-    })?;
+    let reply = reply.map_err(|e| (side, fault_reason(e, request, timeout)))?;
     Ok((reply, spent))
+}
+
+/// The reason a failed `request` (allowed `timeout`) gives for the forfeit.
+fn fault_reason(error: EngineError, request: &str, timeout: Duration) -> String {
+    match error {
+        EngineError::Timeout => format!(
+            "timeout: no answer to {request} within {:.2} s",
+            timeout.as_secs_f64()
+        ),
+        EngineError::Exited => format!("crashed: exited during {request}"),
+        EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
+        EngineError::Failure(m) => format!("{request} failed: '? {m}'"),
+        EngineError::Start(m) => m,
+    }
 }
 
 fn play_out(
