@@ -10,6 +10,10 @@ use std::collections::HashMap;
 /// writes `--results` if asked. Files that cannot be read or parsed, that come from
 /// different engines or schedules, or that hold the same game are refused (exit status 2).
 pub fn run_merge(args: &[String]) -> Result<(), CliError> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("usage:\n{}", super::USAGE);
+        return Ok(());
+    }
     let options = Options::parse(args, &[("results", Arity::Value)])?;
     if options.positional.is_empty() {
         return Err(CliError(
