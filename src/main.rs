@@ -31,7 +31,10 @@ commands:
       serve that protocol on stdin/stdout (see protocol.md); with no command at
       all, serve the protocol the first input line implies (nboard ... or GTP)
   match --engine SPEC --engine SPEC [options]   (options: 'othello-engine match --help')
-      engine-against-engine games refereed by this program; SPEC is gtp:COMMAND or self:FLAGS
+      engine-against-engine games refereed by this program; SPEC is gtp:COMMAND,
+      nboard:COMMAND or self:FLAGS
+  match merge FILE... [--results FILE]
+      one summary from the results files of a tournament's shards
   help
       show this text
 

@@ -1,5 +1,6 @@
-//! `othello-engine match` end to end, against the misbehaving GTP engine of
-//! tests/fixtures/gtp_fixture.rs (built by `cargo test` as the example `gtp_fixture`).
+//! `othello-engine match` end to end, against the misbehaving GTP and NBoard engine of
+//! tests/fixtures/gtp_fixture.rs (built by `cargo test` as the example `gtp_fixture`), our own
+//! engine over both protocols, and `match merge`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -42,6 +43,49 @@ fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("othello-arena-{}-{name}", std::process::id()))
 }
 
+/// Plays a good fixture engine (`name=good`) against `bad`, a misbehaving one called `name`,
+/// over two openings with both colours, and checks that the bad engine lost all four games
+/// with `reason` while the match completed.
+fn assert_faults_lose(bad: &str, name: &str, fault: &str, reason: &str) {
+    let good = format!("name=good,gtp:{}", fixture());
+    // Two openings (2 plies up to symmetry: 3, cut to 2) played with both colours.
+    let o = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        bad,
+        "--opening-plies",
+        "2",
+        "--max-openings",
+        "2",
+        "--move-time",
+        "0.3",
+        "--timeout-margin",
+        "0.1",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{fault}: {}", text(&o.stderr));
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 4, "{fault}:\n{out}");
+    for line in games {
+        let bad_colour = if line.contains(&format!("{name} (black)")) {
+            "black"
+        } else {
+            "white"
+        };
+        assert!(
+            line.contains(&format!("{bad_colour} forfeits: {reason}")),
+            "{fault}: {line}"
+        );
+    }
+    assert!(
+        out.contains(&format!("good vs {name}: W/D/L 4/0/0")),
+        "{fault}:\n{out}"
+    );
+}
+
 #[test]
 fn each_fault_loses_its_games_with_the_reason_and_the_match_completes() {
     let engine = fixture();
@@ -52,41 +96,8 @@ fn each_fault_loses_its_games_with_the_reason_and_the_match_completes() {
         ("garbage", "unparsable reply 'bestmove e6 ponder f4'"),
         ("refuse", "genmove failed"),
     ] {
-        let good = format!("name=good,gtp:{engine}");
         let bad = format!("name=bad,gtp:{engine} {fault} 2");
-        // Two openings (2 plies up to symmetry: 3, cut to 2) played with both colours.
-        let o = run(&[
-            "--engine",
-            &good,
-            "--engine",
-            &bad,
-            "--opening-plies",
-            "2",
-            "--max-openings",
-            "2",
-            "--move-time",
-            "0.3",
-            "--timeout-margin",
-            "0.1",
-            "--concurrency",
-            "2",
-        ]);
-        let out = text(&o.stdout);
-        assert!(o.status.success(), "{fault}: {}", text(&o.stderr));
-        let games = game_lines(&out);
-        assert_eq!(games.len(), 4, "{fault}:\n{out}");
-        for line in games {
-            let bad_colour = if line.contains("bad (black)") {
-                "black"
-            } else {
-                "white"
-            };
-            assert!(
-                line.contains(&format!("{bad_colour} forfeits: {reason}")),
-                "{fault}: {line}"
-            );
-        }
-        assert!(out.contains("good vs bad: W/D/L 4/0/0"), "{fault}:\n{out}");
+        assert_faults_lose(&bad, "bad", fault, reason);
     }
 }
 
@@ -186,6 +197,11 @@ fn bad_input_exits_2_before_any_game() {
             "does not work",
         ),
         (vec![good.clone()], "at least two"),
+        (vec![good.clone(), "nboard:true".into()], "does not work"),
+        (
+            vec![good.clone(), format!("depth=4,{good}")],
+            "depth= is for nboard",
+        ),
         (
             vec![good.clone(), good.clone(), "--tc".into(), "60+x".into()],
             "increment",
@@ -426,4 +442,182 @@ fn our_own_engines_play_each_other_through_gtp_without_forfeits() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(game_lines(&out).len(), 4, "{out}");
     assert!(!out.contains("forfeits"), "{out}");
+}
+
+#[test]
+fn nboard_faults_lose_their_games_with_the_reason() {
+    let engine = fixture();
+    for (fault, reason) in [
+        ("crash", "crashed: exited during go"),
+        ("hang", "timeout"),
+        ("illegal", "illegal move d4"),
+        ("garbage", "unparsable move 'bestmove'"),
+    ] {
+        // No name=: the engine is called by its `set myname`.
+        let bad = format!("nboard:{engine} nboard {fault} 2");
+        assert_faults_lose(&bad, "nbfixture", fault, reason);
+    }
+}
+
+#[test]
+fn our_nboard_server_plays_a_match_on_the_clock_without_forfeits() {
+    // Our own binary as an NBoard engine (named by its `set myname`) against a self: engine,
+    // with a clock, so that every move it is asked for comes as a `set game` with the clocks
+    // our server must read, and `set depth 1` from --depth.
+    let nboard = format!("nboard:{} nboard", binary().display());
+    let o = run(&[
+        "--engine",
+        &nboard,
+        "--engine",
+        "name=self1,self:--level 1",
+        "--max-openings",
+        "2",
+        "--tc",
+        "20+0.1",
+        "--depth",
+        "1",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 4, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    assert_eq!(
+        games
+            .iter()
+            .filter(|l| l.contains("othello-engine (black) vs self1 (white)"))
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("othello-engine vs self1: W/D/L"), "{out}");
+    // Standard output is not a terminal here: plain lines, no status line.
+    assert!(!out.contains('\x1b') && !out.contains('\r'), "{out:?}");
+}
+
+/// The summary: everything from the line `finished N games` on.
+fn summary_of(out: &str) -> String {
+    out.lines()
+        .skip_while(|l| !l.starts_with("finished "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn shards_merge_into_the_totals_of_the_whole_tournament() {
+    // Fixed-depth games between two of our levels are deterministic, so the two shards of a
+    // schedule played apart and merged must give what the whole schedule gives at once.
+    let whole = temp_path("whole.json");
+    let first = temp_path("shard1.json");
+    let second = temp_path("shard2.csv");
+    let merged = temp_path("merged.json");
+    let play = |results: &PathBuf, shard: Option<&str>| {
+        let mut args = vec![
+            "--engine",
+            "name=classic,self:--level 1",
+            "--engine",
+            "name=discs,self:--level 1 --midgame-eval discs --opening-eval discs",
+            "--opening-plies",
+            "4",
+            "--max-openings",
+            "4",
+            "--depth",
+            "2",
+            "--concurrency",
+            "2",
+            "--results",
+            results.to_str().unwrap(),
+        ];
+        if let Some(shard) = shard {
+            args.extend(["--shard", shard]);
+        }
+        let o = run(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let all = play(&whole, None);
+    let one = play(&first, Some("1/2"));
+    let two = play(&second, Some("2/2"));
+    assert_eq!(game_lines(&all).len(), 8, "{all}");
+    assert_eq!(game_lines(&one).len(), 4, "{one}");
+    assert_eq!(game_lines(&two).len(), 4, "{two}");
+    let o = run(&[
+        "merge",
+        first.to_str().unwrap(),
+        second.to_str().unwrap(),
+        "--results",
+        merged.to_str().unwrap(),
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        out.starts_with("merged 2 files (shards 1/2): 8 games of 8 scheduled"),
+        "{out}"
+    );
+    assert_eq!(summary_of(&out), summary_of(&all));
+    // The merged results file is the whole run's, byte for byte.
+    let read = |p: &PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+    assert_eq!(read(&merged), read(&whole));
+    for path in [whole, first, second, merged] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn merge_refuses_files_it_cannot_combine() {
+    let game = |n: usize, black: &str, white: &str| {
+        format!(
+            "{{\"game\": {n}, \"opening\": \"f5\", \"black\": \"{black}\", \"white\": \"{white}\", \"black_margin\": 2, \"forfeit\": null}}"
+        )
+    };
+    let json = |engines: &str, games: &[String]| {
+        format!(
+            "{{\"engines\": [{engines}], \"scheduled_games\": 4, \"shard\": null, \"pairings\": [], \"games\": [{}]}}",
+            games.join(", ")
+        )
+    };
+    let files = [
+        ("ab.json", json("\"a\", \"b\"", &[game(1, "a", "b")])),
+        ("ac.json", json("\"a\", \"c\"", &[game(3, "a", "c")])),
+        ("ab-again.json", json("\"a\", \"b\"", &[game(1, "a", "b")])),
+        (
+            "broken.json",
+            "{\"engines\": [\"a\", \"b\"], \"games\": [".into(),
+        ),
+        ("broken.csv", "game,opening,black\n1,f5,a\n".into()),
+    ];
+    let path = |name: &str| temp_path(&format!("merge-{name}"));
+    for (name, contents) in &files {
+        std::fs::write(path(name), contents).unwrap();
+    }
+    let missing = path("missing.json");
+    let cases = [
+        (vec![path("ab.json"), path("ac.json")], "different engines"),
+        (
+            vec![path("ab.json"), path("ab-again.json")],
+            "game 1 is in both",
+        ),
+        (
+            vec![path("ab.json"), path("broken.json")],
+            "cannot be read: line 1",
+        ),
+        (vec![path("broken.csv")], "no 'white' column"),
+        (vec![path("ab.json"), missing], "cannot read results file"),
+        (vec![], "needs one or more results files"),
+    ];
+    for (paths, expected) in cases {
+        let mut args = vec!["merge".to_string()];
+        args.extend(paths.iter().map(|p| p.display().to_string()));
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&refs);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    for (name, _) in &files {
+        let _ = std::fs::remove_file(path(name));
+    }
 }

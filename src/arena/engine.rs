@@ -1,9 +1,9 @@
-//! Engine specifications (`gtp:COMMAND`, `self:FLAGS`, with `name=` and `dir=`) and the GTP
-//! client that drives one engine process.
+//! Engine specifications (`gtp:COMMAND`, `nboard:COMMAND`, `self:FLAGS`, with `name=`, `dir=`
+//! and `depth=`) and the clients that drive one engine process: GTP and NBoard (protocol 2).
 //!
-//! The engine's standard output is read by a thread that forwards each line over a channel,
-//! so every reply can be waited for with a deadline: a hung engine costs its game, never the
-//! match.
+//! Both clients share [`EngineProcess`]: the engine's standard output is read by a thread that
+//! forwards each line over a channel, so every reply can be waited for with a deadline: a hung
+//! engine costs its game, never the match.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -11,11 +11,23 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineProtocol {
+    /// GTP version 2 with the Othello conventions (`gtp:` and `self:` engines).
+    Gtp,
+    /// NBoard protocol version 2 (`nboard:` engines).
+    NBoard,
+}
+
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The name shown in results and game records.
     pub name: String,
+    /// True when the name came from `name=`; otherwise an NBoard engine's `set myname`
+    /// replaces it.
+    pub name_given: bool,
     /// The program to run.
     pub program: PathBuf,
     /// Its arguments.
@@ -24,6 +36,11 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// True for `self:` engines, which accept level flags such as `--midgame-depth`.
     pub is_self: bool,
+    /// The protocol the engine speaks.
+    pub protocol: EngineProtocol,
+    /// The search depth sent to an NBoard engine with `set depth` (from `depth=` or the
+    /// match's `--depth`); none leaves the engine's own setting.
+    pub depth: Option<u32>,
 }
 
 /// Splits a command line into words: white space separates, and single or double quotes keep
@@ -63,19 +80,16 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Reads `[name=NAME,][dir=DIR,]KIND:COMMAND` where KIND is `gtp` (COMMAND is a program
-    /// and its arguments) or `self` (COMMAND is level flags for this program's `gtp` server).
+    /// Reads `[name=NAME,][dir=DIR,][depth=N,]KIND:COMMAND` where KIND is `gtp` or `nboard`
+    /// (COMMAND is a program and its arguments) or `self` (COMMAND is level flags for this
+    /// program's `gtp` server); `depth=` (1 to 60) is for `nboard:` engines.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let mut rest = text.trim();
-        let (mut name, mut dir) = (None, None);
-        loop {
-            let key = if rest.starts_with("name=") {
-                "name"
-            } else if rest.starts_with("dir=") {
-                "dir"
-            } else {
-                break;
-            };
+        let (mut name, mut dir, mut depth) = (None, None, None);
+        while let Some(key) = ["name", "dir", "depth"]
+            .into_iter()
+            .find(|k| rest.strip_prefix(k).is_some_and(|r| r.starts_with('=')))
+        {
             let after = &rest[key.len() + 1..];
             let (value, tail) = after.split_once(',').ok_or_else(|| {
                 format!("engine '{text}': {key}= must be followed by ',' and the engine")
@@ -84,44 +98,59 @@ impl EngineSpec {
             if value.is_empty() {
                 return Err(format!("engine '{text}': empty {key}="));
             }
-            if key == "name" {
-                name = Some(value.to_string());
-            } else {
-                dir = Some(value.to_string());
+            match key {
+                "name" => name = Some(value.to_string()),
+                "dir" => dir = Some(value.to_string()),
+                _ => {
+                    depth = Some(
+                        value
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|d| (1..=60).contains(d))
+                            .ok_or_else(|| {
+                                format!("engine '{text}': bad depth={value} (1 to 60)")
+                            })?,
+                    );
+                }
             }
             rest = tail.trim_start();
         }
         let (kind, command) = rest.split_once(':').ok_or_else(|| {
-            format!(
-                "engine '{text}': expected gtp:COMMAND or self:FLAGS (nboard: is not supported yet)"
-            )
+            format!("engine '{text}': expected gtp:COMMAND, nboard:COMMAND or self:FLAGS")
         })?;
         let words = split_command(command).map_err(|e| format!("engine '{text}': {e}"))?;
-        let (program, args, is_self) = match kind {
-            "gtp" => {
+        let (program, args, is_self, protocol) = match kind {
+            "gtp" | "nboard" => {
                 let Some((program, args)) = words.split_first() else {
-                    return Err(format!("engine '{text}': gtp: needs a command"));
+                    return Err(format!("engine '{text}': {kind}: needs a command"));
                 };
-                (PathBuf::from(program), args.to_vec(), false)
+                let protocol = if kind == "gtp" {
+                    EngineProtocol::Gtp
+                } else {
+                    EngineProtocol::NBoard
+                };
+                (PathBuf::from(program), args.to_vec(), false, protocol)
             }
             "self" => {
                 let exe = std::env::current_exe()
                     .map_err(|e| format!("cannot find this program to run self: ({e})"))?;
                 let mut args = vec!["gtp".to_string()];
                 args.extend(words.iter().cloned());
-                (exe, args, true)
-            }
-            "nboard" => {
-                return Err(format!(
-                    "engine '{text}': nboard: engines are not supported yet; use gtp:"
-                ));
+                (exe, args, true, EngineProtocol::Gtp)
             }
             other => {
                 return Err(format!(
-                    "engine '{text}': unknown kind '{other}' (expected gtp: or self:)"
+                    "engine '{text}': unknown kind '{other}' (expected gtp:, nboard: or self:)"
                 ));
             }
         };
+        if depth.is_some() && protocol != EngineProtocol::NBoard {
+            return Err(format!(
+                "engine '{text}': depth= is for nboard: engines (GTP has no depth command; \
+                 give self: engines level flags)"
+            ));
+        }
+        let name_given = name.is_some();
         let name = name.unwrap_or_else(|| {
             if is_self {
                 format!("self {}", words.join(" ")).trim_end().to_string()
@@ -141,15 +170,18 @@ impl EngineSpec {
         };
         Ok(EngineSpec {
             name,
+            name_given,
             program,
             args,
             dir: dir.map(PathBuf::from),
             is_self,
+            protocol,
+            depth,
         })
     }
 }
 
-/// Why a GTP exchange failed.
+/// Why an exchange with an engine failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
     /// The process could not be started.
@@ -176,16 +208,6 @@ impl std::fmt::Display for EngineError {
     }
 }
 
-/// A running GTP engine. Dropping it stops the process.
-pub struct GtpEngine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// True when the engine reads fractional seconds in time commands (our own `self:`
-    /// engines); others get whole seconds, as GTP writes them.
-    pub fractional_seconds: bool,
-}
-
 /// The longest line kept from an engine reply in messages.
 const QUOTE_LIMIT: usize = 80;
 
@@ -193,10 +215,20 @@ fn quote(line: &str) -> String {
     line.chars().take(QUOTE_LIMIT).collect()
 }
 
-impl GtpEngine {
-    /// Starts the engine process with piped standard input and output (its standard error is
-    /// discarded, as GTP controllers do).
-    pub fn start(spec: &EngineSpec) -> Result<GtpEngine, EngineError> {
+/// A running engine process with line-based pipes, whatever its protocol. Dropping it closes
+/// the engine's input and, if it does not exit at once, kills it.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    /// Starts the engine with piped standard input and output (its standard error is
+    /// discarded, as GTP controllers do) and a thread that reads the output line by line:
+    /// line ends and a trailing `\r` removed, tabs made spaces, bytes that are not UTF-8
+    /// replaced.
+    pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&spec.program);
         command
             .args(&spec.args)
@@ -233,10 +265,61 @@ impl GtpEngine {
             }
             // Dropping the sender tells the client that the output is closed.
         });
-        Ok(GtpEngine {
+        Ok(EngineProcess {
             child,
             stdin,
             lines,
+        })
+    }
+
+    /// Writes one line to the engine and flushes it.
+    pub fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
+        let stdin = self.stdin.as_mut().ok_or(EngineError::Exited)?;
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|_| EngineError::Exited)
+    }
+
+    /// The next line the engine writes, waiting until `deadline` at the most.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited),
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.stdin = None; // closing input asks a well-behaved engine to exit
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A running GTP engine. Dropping it stops the process.
+pub struct GtpEngine {
+    process: EngineProcess,
+    /// True when the engine reads fractional seconds in time commands (our own `self:`
+    /// engines); others get whole seconds, as GTP writes them.
+    pub fractional_seconds: bool,
+}
+
+impl GtpEngine {
+    /// Starts the engine process.
+    pub fn start(spec: &EngineSpec) -> Result<GtpEngine, EngineError> {
+        Ok(GtpEngine {
+            process: EngineProcess::start(spec)?,
             fractional_seconds: spec.is_self,
         })
     }
@@ -255,19 +338,10 @@ impl GtpEngine {
     /// after `=` (lines joined by newlines), or the error.
     pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, EngineError> {
         let deadline = Instant::now() + timeout;
-        let stdin = self.stdin.as_mut().ok_or(EngineError::Exited)?;
-        stdin
-            .write_all(format!("{command}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(|_| EngineError::Exited)?;
+        self.process.write_line(command)?;
         let mut reply: Vec<String> = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(EngineError::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::Exited),
-            };
+            let line = self.process.read_line(deadline)?;
             if line.trim().is_empty() {
                 if reply.is_empty() {
                     continue; // blank lines before a reply are allowed
@@ -306,18 +380,75 @@ fn parse_reply(lines: &[String]) -> Result<String, EngineError> {
     }
 }
 
-impl Drop for GtpEngine {
-    fn drop(&mut self) {
-        self.stdin = None; // closing input asks a well-behaved engine to exit
-        let until = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+/// A running NBoard engine (protocol version 2). The client tells it the whole game with
+/// `set game` before every `go`, so it never relays moves. Dropping it stops the process.
+pub struct NBoardEngine {
+    process: EngineProcess,
+    last_ping: u64,
+    /// The last name the engine gave with `set myname`.
+    pub myname: Option<String>,
+}
+
+impl NBoardEngine {
+    /// Starts the engine process and sends `nboard 2`, then `set depth N` when the spec has a
+    /// depth.
+    pub fn start(spec: &EngineSpec) -> Result<NBoardEngine, EngineError> {
+        let mut engine = NBoardEngine {
+            process: EngineProcess::start(spec)?,
+            last_ping: 0,
+            myname: None,
+        };
+        engine.process.write_line("nboard 2")?;
+        if let Some(depth) = spec.depth {
+            engine.process.write_line(&format!("set depth {depth}"))?;
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        Ok(engine)
+    }
+
+    /// Sends `set game GGF`: every later request relates to the end of that game.
+    pub fn set_game(&mut self, ggf: &str) -> Result<(), EngineError> {
+        self.process.write_line(&format!("set game {ggf}"))
+    }
+
+    /// Sends `ping n` with a fresh n and waits up to `timeout` for `pong n`; lines before it
+    /// are skipped, except that a `set myname` is kept.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        let deadline = Instant::now() + timeout;
+        self.last_ping += 1;
+        self.process
+            .write_line(&format!("ping {}", self.last_ping))?;
+        loop {
+            let line = self.process.read_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("pong"), Some(n)) if n.parse() == Ok(self.last_ping) => return Ok(()),
+                (Some("set"), Some("myname")) => {
+                    let name = words.collect::<Vec<_>>().join(" ");
+                    if !name.is_empty() {
+                        self.myname = Some(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends `go` and waits up to `timeout` for the `=== MOVE[/EVAL[/TIME]]` line; returns
+    /// the text after `===`. Other lines (`search`, `nodestats`, `status`, ...) are skipped.
+    pub fn go(&mut self, timeout: Duration) -> Result<String, EngineError> {
+        let deadline = Instant::now() + timeout;
+        self.process.write_line("go")?;
+        loop {
+            let line = self.process.read_line(deadline)?;
+            if let Some(answer) = line.trim_start().strip_prefix("===") {
+                return Ok(quote(answer.trim()));
+            }
+        }
+    }
+
+    /// Sends `quit` and stops the engine (after a moment to exit on its own).
+    pub fn quit(mut self) {
+        let _ = self.process.write_line("quit");
     }
 }
 
@@ -329,23 +460,36 @@ mod tests {
     fn specs() {
         let s = EngineSpec::parse("name=Rhino,dir=/tmp,gtp:gtp-rhino --level 3").unwrap();
         assert_eq!(s.name, "Rhino");
+        assert!(s.name_given);
         assert_eq!(s.program, PathBuf::from("gtp-rhino"));
         assert_eq!(s.args, ["--level", "3"]);
         assert_eq!(s.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(s.protocol, EngineProtocol::Gtp);
         let s = EngineSpec::parse("gtp:'/opt/my engine/run' -q").unwrap();
         assert_eq!(s.name, "run");
+        assert!(!s.name_given);
         assert_eq!(s.args, ["-q"]);
         let s = EngineSpec::parse("self:--level 5").unwrap();
         assert!(s.is_self);
         assert_eq!(s.args, ["gtp", "--level", "5"]);
         assert_eq!(s.name, "self --level 5");
+        let s = EngineSpec::parse("depth=12,dir=/opt/edax,nboard:bin/lEdax -nboard").unwrap();
+        assert_eq!(s.protocol, EngineProtocol::NBoard);
+        assert_eq!(s.depth, Some(12));
+        assert_eq!(s.program, PathBuf::from("/opt/edax/bin/lEdax"));
+        assert_eq!(s.args, ["-nboard"]);
+        assert_eq!(s.name, "lEdax");
         for bad in [
             "uci:stockfish",
             "gtp:",
+            "nboard:",
             "edax",
-            "nboard:edax",
             "name=x",
             "gtp:'a",
+            "depth=0,nboard:edax",
+            "depth=x,nboard:edax",
+            "depth=8,gtp:edax",
+            "depth=8,self:",
         ] {
             assert!(EngineSpec::parse(bad).is_err(), "{bad}");
         }

@@ -3,9 +3,12 @@
 //! clocks, and scores the match.
 
 pub mod engine;
+pub mod merge;
 pub mod openings;
+pub mod progress;
 pub mod records;
 pub mod referee;
+pub mod results;
 pub mod runner;
 pub mod stats;
 

@@ -1,10 +1,11 @@
-//! Match records: each game in GGF (which NBoard opens) and a machine-readable summary in
-//! JSON or CSV.
+//! Games in GGF: the record of every game (`--ggf`, which NBoard opens), and the game so far
+//! as NBoard engines are sent it with `set game`, clocks included.
 
-use super::referee::Ending;
-use super::runner::{MatchConfig, PairingScore, Played};
+use super::referee::{Ending, Game, TimeControl, ggf_time};
+use super::runner::{MatchConfig, Played};
 use crate::board::{Color, Move, Position};
 use std::fmt::Write as _;
+use std::time::Duration;
 
 /// A GGF tag value: GGF has no escapes, so `]` cannot appear.
 fn ggf_value(text: &str) -> String {
@@ -15,6 +16,42 @@ fn ggf_value(text: &str) -> String {
 /// the OBF form with black written `*`.
 fn ggf_board(position: &Position) -> String {
     format!("8 {}", position.to_obf().replace('X', "*"))
+}
+
+/// A game from the standard start in GGF: `tags` (written `XX[...]`) after `GM` and `PC`,
+/// then `TY` and the board, each move as `B[F5]` or with its time `B[F5//1.234]`, and
+/// `trailer` tags after the moves.
+fn ggf_game(
+    tags: &str,
+    moves: impl IntoIterator<Item = (Move, Option<Duration>)>,
+    trailer: &str,
+) -> String {
+    let mut out = format!(
+        "(;GM[Othello]PC[othello-engine match]{tags}TY[8]BO[{}]",
+        ggf_board(&Position::start())
+    );
+    let mut position = Position::start();
+    for (mv, time) in moves {
+        let tag = match position.side_to_move() {
+            Color::Black => 'B',
+            Color::White => 'W',
+        };
+        let text = mv.to_string().to_ascii_uppercase();
+        let _ = match time {
+            Some(t) => write!(out, "{tag}[{text}//{:.3}]", t.as_secs_f64()),
+            None => write!(out, "{tag}[{text}]"),
+        };
+        position = position.play(mv).unwrap_or(position);
+    }
+    out.push_str(trailer);
+    out.push_str(";)");
+    out
+}
+
+/// The opening moves (no times), then the engines' moves with theirs.
+fn all_moves(game: &Game) -> impl Iterator<Item = (Move, Option<Duration>)> + '_ {
+    let opening = game.opening.moves.iter().map(|&m| (m, None));
+    opening.chain(game.moves.iter().copied())
 }
 
 /// One game in GGF: players, clock, start board, the opening moves, then the engines' moves
@@ -32,161 +69,192 @@ pub fn write_ggf(played: &Played, config: &MatchConfig) -> String {
         }
         Ending::Forfeit { .. } => format!("{:+}:r", game.black_margin),
     };
-    let mut out = format!(
-        "(;GM[Othello]PC[othello-engine match]DT[{date}]PB[{}]PW[{}]RE[{result}]TI[{}]TY[8]BO[{}]",
+    let clock = config
+        .control
+        .ggf_clock()
+        .map_or(String::new(), |c| format!("TI[{c}]"));
+    let tags = format!(
+        "DT[{date}]PB[{}]PW[{}]RE[{result}]{clock}",
         ggf_value(&config.engines[played.black].name),
         ggf_value(&config.engines[played.white].name),
-        config.control.ggf_clock(),
-        ggf_board(&Position::start())
     );
+    let trailer = match &game.ending {
+        Ending::Forfeit { side, reason } => format!("CO[{side} forfeits: {}]", ggf_value(reason)),
+        Ending::Finished => String::new(),
+    };
+    ggf_game(&tags, all_moves(game), &trailer)
+}
+
+/// The clock tags that tell an NBoard engine the runner's clocks.
+///
+/// NBoard engines work out their time from the game: the clock's main time, minus each of
+/// their moves' times, plus the increment after each of their moves, passes and opening moves
+/// included (protocols.md §1.9; our server does the same). The moves are sent without times,
+/// so each side's clock is written as `MAIN/INCREMENT/0` with `MAIN` = the time it has left
+/// minus the increments its `moves` so far will add back: exact, with no grace to count on.
+/// When that would be negative (an increment large against the clock) the clock is written as
+/// what is left with no increment. A per-move limit `t` is written as `t` left with no
+/// increment: GGF has no per-move clocks. `TI` carries the side to move's clock (all that
+/// readers of `TI` alone need), then `TB` and `TW` both; untimed games have no clock tags.
+pub fn nboard_clocks(
+    control: TimeControl,
+    left: [Duration; 2],
+    moves: [u32; 2],
+    mover: Color,
+) -> String {
+    if control == TimeControl::Untimed {
+        return String::new();
+    }
+    let clock = |side: usize| {
+        let (main, increment) = match control {
+            TimeControl::Fischer { increment, .. } => increment
+                .checked_mul(moves[side])
+                .and_then(|added| left[side].checked_sub(added))
+                .map_or((left[side], Duration::ZERO), |main| (main, increment)),
+            TimeControl::PerMove(t) => (t, Duration::ZERO),
+            TimeControl::Untimed => (Duration::ZERO, Duration::ZERO),
+        };
+        format!(
+            "{}/{}/{}",
+            ggf_time(main),
+            ggf_time(increment),
+            ggf_time(Duration::ZERO)
+        )
+    };
+    let mover = usize::from(mover == Color::White);
+    format!("TI[{}]TB[{}]TW[{}]", clock(mover), clock(0), clock(1))
+}
+
+/// The game so far as an NBoard engine is sent it (`set game`): players, the clocks the runner
+/// keeps (see [`nboard_clocks`]), and every move from the start, passes explicit, without
+/// times. `left` is each side's time left, `names` (black, white).
+pub fn nboard_game(
+    names: [&str; 2],
+    game: &Game,
+    control: TimeControl,
+    left: [Duration; 2],
+) -> String {
     let mut position = Position::start();
-    let opening = game.opening.moves.iter().map(|&m| (m, None));
-    for (mv, time) in opening.chain(game.moves.iter().copied()) {
-        let tag = match position.side_to_move() {
-            Color::Black => 'B',
-            Color::White => 'W',
-        };
-        let text = match mv {
-            Move::Pass => "PA".to_string(),
-            Move::Play(sq) => sq.to_string().to_ascii_uppercase(),
-        };
-        match time {
-            Some(t) => {
-                let _ = write!(out, "{tag}[{text}//{:.3}]", t.as_secs_f64());
-            }
-            None => {
-                let _ = write!(out, "{tag}[{text}]");
-            }
-        }
+    let mut moves = [0u32; 2];
+    for (mv, _) in all_moves(game) {
+        moves[usize::from(position.side_to_move() == Color::White)] += 1;
         position = position.play(mv).unwrap_or(position);
     }
-    if let Ending::Forfeit { side, reason } = &game.ending {
-        let _ = write!(out, "CO[{side} forfeits: {}]", ggf_value(reason));
-    }
-    out.push_str(";)");
-    out
+    let tags = format!(
+        "PB[{}]PW[{}]RE[?]{}",
+        ggf_value(names[0]),
+        ggf_value(names[1]),
+        nboard_clocks(control, left, moves, position.side_to_move())
+    );
+    ggf_game(&tags, all_moves(game).map(|(mv, _)| (mv, None)), "")
 }
 
-/// A JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::openings::Opening;
+    use crate::protocol::ggf::parse_ggf;
+
+    fn game(opening: &str, moves: &[(&str, Option<u64>)]) -> Game {
+        let parse = |m: &str| m.parse::<Move>().unwrap_or(Move::Pass);
+        let opening = Opening {
+            moves: (0..opening.len() / 2)
+                .map(|i| parse(&opening[2 * i..2 * i + 2]))
+                .collect(),
+        };
+        let mut position = opening.position();
+        let mut played = Vec::new();
+        for &(m, ms) in moves {
+            let mv = parse(m);
+            position = position.play(mv).unwrap_or(position);
+            played.push((mv, ms.map(Duration::from_millis)));
+        }
+        Game {
+            opening,
+            moves: played,
+            final_position: position,
+            black_margin: 0,
+            ending: Ending::Finished,
         }
     }
-    out.push('"');
-    out
-}
 
-/// A JSON number, or `null` for infinities (a 100% score has no finite Elo).
-fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.3}")
-    } else {
-        "null".into()
-    }
-}
-
-/// A CSV field, quoted when needed.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-fn reason(played: &Played) -> String {
-    match &played.game.ending {
-        Ending::Finished => String::new(),
-        Ending::Forfeit { side, reason } => format!("{side} forfeits: {reason}"),
-    }
-}
-
-/// Writes the summary to `path`: JSON (engines, pairings with their statistics, games) when it
-/// ends in `.json`, otherwise CSV with one row per game.
-pub fn write_results(
-    path: &str,
-    config: &MatchConfig,
-    scores: &[PairingScore],
-    games: &[Played],
-) -> std::io::Result<()> {
-    let name = |i: usize| config.engines[i].name.as_str();
-    let text = if path.ends_with(".json") {
-        let engines: Vec<String> = config
-            .engines
-            .iter()
-            .map(|e| json_string(&e.name))
-            .collect();
-        let pairings: Vec<String> = scores
-            .iter()
-            .map(|s| {
-                let elo = s.wdl.elo();
-                let penta_elo = s.penta.elo();
-                let field = |e: Option<super::stats::EloEstimate>, f: fn(&super::stats::EloEstimate) -> f64| {
-                    e.as_ref().map_or("null".into(), |e| json_number(f(e)))
-                };
-                format!(
-                    "{{\"first\": {}, \"second\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"mean_disc_margin\": {}, \"elo\": {}, \"elo_low\": {}, \"elo_high\": {}, \"pentanomial\": [{}], \"penta_elo\": {}, \"los\": {}}}",
-                    json_string(name(s.engines.0)),
-                    json_string(name(s.engines.1)),
-                    s.wdl.wins,
-                    s.wdl.draws,
-                    s.wdl.losses,
-                    json_number(s.mean_discs()),
-                    field(elo, |e| e.elo),
-                    field(elo, |e| e.low),
-                    field(elo, |e| e.high),
-                    s.penta.0.map(|c| c.to_string()).join(", "),
-                    field(penta_elo, |e| e.elo),
-                    s.wdl.los().map_or("null".into(), json_number),
-                )
-            })
-            .collect();
-        let rows: Vec<String> = games
-            .iter()
-            .map(|p| {
-                format!(
-                    "{{\"game\": {}, \"opening\": {}, \"black\": {}, \"white\": {}, \"black_margin\": {}, \"forfeit\": {}}}",
-                    p.number,
-                    json_string(&p.game.opening.to_string()),
-                    json_string(name(p.black)),
-                    json_string(name(p.white)),
-                    p.game.black_margin,
-                    match reason(p).as_str() {
-                        "" => "null".into(),
-                        r => json_string(r),
-                    }
-                )
-            })
-            .collect();
-        format!(
-            "{{\n\"engines\": [{}],\n\"pairings\": [\n{}\n],\n\"games\": [\n{}\n]\n}}\n",
-            engines.join(", "),
-            pairings.join(",\n"),
-            rows.join(",\n")
-        )
-    } else {
-        let mut text = String::from("game,opening,black,white,black_margin,forfeit\n");
-        for p in games {
-            let _ = writeln!(
-                text,
-                "{},{},{},{},{},{}",
-                p.number,
-                p.game.opening,
-                csv_field(name(p.black)),
-                csv_field(name(p.white)),
-                p.game.black_margin,
-                csv_field(&reason(p))
-            );
+    fn fischer(base_ms: u64, increment_ms: u64) -> TimeControl {
+        TimeControl::Fischer {
+            base: Duration::from_millis(base_ms),
+            increment: Duration::from_millis(increment_ms),
         }
-        text
-    };
-    std::fs::write(path, text)
+    }
+
+    /// The time an NBoard engine works out from the GGF as our server does: the clock of the
+    /// side to move, less that side's move times, plus the increment after each of its moves.
+    fn engine_view(ggf: &str) -> (Color, f64, f64) {
+        let parsed = parse_ggf(ggf).map_err(|e| e.0);
+        let parsed = parsed
+            .as_ref()
+            .expect("the GGF we send is one our server reads");
+        let mover = parsed.record.current().side_to_move();
+        let clock = parsed.clocks[usize::from(mover == Color::White)].expect("a clock");
+        let spent = parsed
+            .record
+            .moves()
+            .iter()
+            .filter(|m| m.color == mover)
+            .map(|m| m.seconds.unwrap_or(0.0));
+        (mover, clock.remaining_after(spent), clock.increment)
+    }
+
+    #[test]
+    fn nboard_engines_read_the_runners_clocks_exactly() {
+        // Opening f5 d6 (one move each), then c3 (black, 1.5 s) and d3 (white, 0.25 s):
+        // black to move with two moves of each side in the game.
+        let g = game("f5d6", &[("c3", Some(1500)), ("d3", Some(250))]);
+        let control = fischer(10_000, 500);
+        // The runner's clocks: black 10 - 1.5 + 0.5 = 9 s, white 10 - 0.25 + 0.5 = 10.25 s.
+        let left = [Duration::from_secs(9), Duration::from_millis(10_250)];
+        let ggf = nboard_game(["one", "two"], &g, control, left);
+        // Two increments of 0.5 s per side come back in the engine's count: main = left - 1 s.
+        assert!(
+            ggf.contains("PB[one]PW[two]RE[?]TI[0:08.000/0:00.500/0:00.000]TB[0:08.000/0:00.500/0:00.000]TW[0:09.250/0:00.500/0:00.000]"),
+            "{ggf}"
+        );
+        assert!(ggf.ends_with("B[F5]W[D6]B[C3]W[D3];)"), "{ggf}");
+        assert_eq!(engine_view(&ggf), (Color::Black, 9.0, 0.5));
+        // An increment larger than what is left after it is dropped; the time left stays.
+        let big = fischer(1000, 5000);
+        let ggf = nboard_game(["one", "two"], &g, big, [Duration::from_secs(3); 2]);
+        assert_eq!(engine_view(&ggf), (Color::Black, 3.0, 0.0));
+        // A per-move limit is that much time left; no clock without a control.
+        let per_move = TimeControl::PerMove(Duration::from_millis(300));
+        let ggf = nboard_game(["one", "two"], &g, per_move, [Duration::ZERO; 2]);
+        assert_eq!(engine_view(&ggf), (Color::Black, 0.3, 0.0));
+        let ggf = nboard_game(
+            ["one", "two"],
+            &g,
+            TimeControl::Untimed,
+            [Duration::ZERO; 2],
+        );
+        assert!(!ggf.contains("TI[") && parse_ggf(&ggf).is_ok(), "{ggf}");
+    }
+
+    #[test]
+    fn a_pass_is_written_and_counted_as_the_passers_move() {
+        // After d3 c3 b3 b2 f5 a3 a1 c1 black has no move: the referee passes for it, and
+        // white is asked with black's five moves and white's four in the game.
+        let g = game(
+            "d3c3b3b2f5a3",
+            &[("a1", Some(1000)), ("c1", Some(500)), ("pa", None)],
+        );
+        assert_eq!(g.moves.last().map(|m| m.0), Some(Move::Pass));
+        let control = fischer(10_000, 1000);
+        // Black: 10 - 1 + 1 = 10 s left, written 10 - 5 = 5; white 10 - 0.5 + 1 = 10.5 s,
+        // written 10.5 - 4 = 6.5.
+        let left = [Duration::from_secs(10), Duration::from_millis(10_500)];
+        let ggf = nboard_game(["a", "b"], &g, control, left);
+        assert!(
+            ggf.contains("TB[0:05.000/0:01.000/0:00.000]TW[0:06.500/"),
+            "{ggf}"
+        );
+        assert!(ggf.ends_with("B[A1]W[C1]B[PA];)"), "{ggf}");
+        assert_eq!(engine_view(&ggf), (Color::White, 10.5, 1.0));
+    }
 }

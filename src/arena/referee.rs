@@ -1,10 +1,13 @@
-//! One game between two GTP engines, refereed: the runner checks every move with the rules
-//! core, relays passes itself, keeps both clocks, and ends the game. Whatever an engine does
-//! wrong (an illegal move, a timeout, a crash, a reply it cannot parse) loses it the game.
+//! One game between two engines (GTP or NBoard), refereed: the runner checks every move with
+//! the rules core, relays passes itself, keeps both clocks, and ends the game. Whatever an
+//! engine does wrong (an illegal move, a timeout, a crash, a reply it cannot parse) loses it
+//! the game.
 
-use super::engine::{EngineError, EngineSpec, GtpEngine};
+use super::engine::{EngineError, EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
 use super::openings::Opening;
+use super::records::nboard_game;
 use crate::board::{Color, Move, Position};
+use crate::protocol::parse::move_item;
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to start and answer a setup command.
@@ -49,20 +52,26 @@ impl TimeControl {
         Ok(TimeControl::Fischer { base, increment })
     }
 
-    /// The GGF clock text (`TI`): minutes:seconds and the increment.
-    pub fn ggf_clock(&self) -> String {
-        let mmss = |d: Duration| {
-            let s = d.as_secs_f64();
-            format!("{}:{:05.2}", (s / 60.0).floor() as u64, s % 60.0)
-        };
+    /// The GGF clock text (`TI`) of the game record: main time and increment (a per-move
+    /// limit is written as an increment on an empty clock); none without a clock.
+    pub fn ggf_clock(&self) -> Option<String> {
         match self {
             TimeControl::Fischer { base, increment } => {
-                format!("{}/{}", mmss(*base), mmss(*increment))
+                Some(format!("{}/{}", ggf_time(*base), ggf_time(*increment)))
             }
-            TimeControl::PerMove(t) => format!("0:00/{}", mmss(*t)),
-            TimeControl::Untimed => "?".into(),
+            TimeControl::PerMove(t) => {
+                Some(format!("{}/{}", ggf_time(Duration::ZERO), ggf_time(*t)))
+            }
+            TimeControl::Untimed => None,
         }
     }
+}
+
+/// A time as GGF writes it, `minutes:seconds.milliseconds` (rounded down to the millisecond,
+/// so that a clock never says more than is left).
+pub fn ggf_time(time: Duration) -> String {
+    let ms = time.as_millis();
+    format!("{}:{:02}.{:03}", ms / 60_000, (ms / 1000) % 60, ms % 1000)
 }
 
 /// How a game ended.
@@ -112,6 +121,28 @@ fn index(color: Color) -> usize {
 /// A fault: the side and the reason.
 type Fault = (Color, String);
 
+/// A running engine of either protocol.
+enum Player {
+    Gtp(GtpEngine),
+    NBoard(NBoardEngine),
+}
+
+impl Player {
+    fn start(spec: &EngineSpec) -> Result<Player, EngineError> {
+        Ok(match spec.protocol {
+            EngineProtocol::Gtp => Player::Gtp(GtpEngine::start(spec)?),
+            EngineProtocol::NBoard => Player::NBoard(NBoardEngine::start(spec)?),
+        })
+    }
+
+    fn quit(self) {
+        match self {
+            Player::Gtp(engine) => engine.quit(),
+            Player::NBoard(engine) => engine.quit(),
+        }
+    }
+}
+
 /// Starts both engines and plays the game; `specs` is (black, white).
 pub fn play_game(
     specs: [&EngineSpec; 2],
@@ -126,9 +157,10 @@ pub fn play_game(
         black_margin: 0,
         ending: Ending::Finished,
     };
+    let names = [specs[0].name.as_str(), specs[1].name.as_str()];
     let result = start_both(specs).and_then(|mut engines| {
         let outcome = setup(&mut engines, opening, control)
-            .and_then(|()| play_out(&mut engines, &mut game, control, margin));
+            .and_then(|()| play_out(&mut engines, &mut game, names, control, margin));
         for engine in engines {
             engine.quit();
         }
@@ -152,9 +184,9 @@ pub fn play_game(
     game
 }
 
-fn start_both(specs: [&EngineSpec; 2]) -> Result<[GtpEngine; 2], Fault> {
-    let black = GtpEngine::start(specs[0]).map_err(|e| (Color::Black, e.to_string()))?;
-    let white = GtpEngine::start(specs[1]).map_err(|e| (Color::White, e.to_string()))?;
+fn start_both(specs: [&EngineSpec; 2]) -> Result<[Player; 2], Fault> {
+    let black = Player::start(specs[0]).map_err(|e| (Color::Black, e.to_string()))?;
+    let white = Player::start(specs[1]).map_err(|e| (Color::White, e.to_string()))?;
     Ok([black, white])
 }
 
@@ -167,12 +199,13 @@ fn send_optional(engine: &mut GtpEngine, command: &str, color: Color) -> Result<
     }
 }
 
-fn setup(
-    engines: &mut [GtpEngine; 2],
-    opening: &Opening,
-    control: TimeControl,
-) -> Result<(), Fault> {
-    for (engine, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
+/// Sets up the GTP engines' boards, clocks and openings; NBoard engines get the whole game
+/// with each request instead.
+fn setup(engines: &mut [Player; 2], opening: &Opening, control: TimeControl) -> Result<(), Fault> {
+    for (player, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
+        let Player::Gtp(engine) = player else {
+            continue;
+        };
         for command in ["boardsize 8", "clear_board"] {
             engine
                 .send(command, SETUP_TIMEOUT)
@@ -212,9 +245,99 @@ fn gtp_move(mv: Move) -> String {
     }
 }
 
+/// Reads the move of a `genmove` reply (`e6`, `pass`) or of an NBoard `===` line
+/// (`E6/-1.50/0.87`, `e6 -1.00 0.0`, `PA`); the error is the reason of the forfeit.
+fn read_move(reply: &str, protocol: EngineProtocol) -> Result<Move, String> {
+    let unparsable = || {
+        format!(
+            "unparsable move '{}'",
+            reply.chars().take(40).collect::<String>()
+        )
+    };
+    match protocol {
+        EngineProtocol::Gtp => {
+            let word = reply.split_whitespace().next().unwrap_or("");
+            if word.eq_ignore_ascii_case("resign") {
+                return Err("resigned".into());
+            }
+            word.parse().map_err(|_| unparsable())
+        }
+        EngineProtocol::NBoard => match move_item(reply) {
+            Ok((_, item)) => Ok(item.mv),
+            Err(_) => Err(unparsable()),
+        },
+    }
+}
+
+/// Asks the side to move for its move: GTP `time_left` then `genmove`; NBoard `set game` with
+/// the whole game and the clocks, `ping`/`pong`, then `go`. Returns the reply and the time
+/// from the request to the answer; a crash, a timeout or a reply that is not the protocol's
+/// is the mover's fault.
+fn request_move(
+    player: &mut Player,
+    side: Color,
+    game: &Game,
+    names: [&str; 2],
+    control: TimeControl,
+    clocks: [Duration; 2],
+    timeout: Duration,
+) -> Result<(String, Duration), Fault> {
+    let mover = index(side);
+    let (request, reply, started) = match player {
+        Player::Gtp(engine) => {
+            let time_left = match control {
+                TimeControl::Fischer { .. } => Some(format!(
+                    "time_left {} {} 0",
+                    gtp_colour(side),
+                    engine.seconds(clocks[mover], 0)
+                )),
+                TimeControl::PerMove(t) => Some(format!(
+                    "time_left {} {} 1",
+                    gtp_colour(side),
+                    engine.seconds(t, 1)
+                )),
+                TimeControl::Untimed => None,
+            };
+            if let Some(command) = time_left {
+                send_optional(engine, &command, side)?;
+            }
+            let started = Instant::now();
+            let reply = engine.send(&format!("genmove {}", gtp_colour(side)), timeout);
+            ("genmove", reply, started)
+        }
+        Player::NBoard(engine) => {
+            let ggf = nboard_game(names, game, control, clocks);
+            engine
+                .set_game(&ggf)
+                .and_then(|()| engine.sync(SETUP_TIMEOUT))
+                .map_err(|e| (side, fault_reason(e, "ping", SETUP_TIMEOUT)))?;
+            let started = Instant::now();
+            ("go", engine.go(timeout), started)
+        }
+    };
+    let spent = started.elapsed();
+    let reply = reply.map_err(|e| (side, fault_reason(e, request, timeout)))?;
+    Ok((reply, spent))
+}
+
+/// The reason a failed `request` (allowed `timeout`) gives for the forfeit.
+fn fault_reason(error: EngineError, request: &str, timeout: Duration) -> String {
+    match error {
+        EngineError::Timeout => format!(
+            "timeout: no answer to {request} within {:.2} s",
+            timeout.as_secs_f64()
+        ),
+        EngineError::Exited => format!("crashed: exited during {request}"),
+        EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
+        EngineError::Failure(m) => format!("{request} failed: '? {m}'"),
+        EngineError::Start(m) => m,
+    }
+}
+
 fn play_out(
-    engines: &mut [GtpEngine; 2],
+    engines: &mut [Player; 2],
     game: &mut Game,
+    names: [&str; 2],
     control: TimeControl,
     margin: Duration,
 ) -> Result<(), Fault> {
@@ -227,10 +350,13 @@ fn play_out(
         let side = position.side_to_move();
         let mover = index(side);
         if position.must_pass() {
-            // The referee passes for the side without moves and tells both engines; an engine
-            // that passes implicitly may refuse the explicit pass, which is harmless.
-            for (engine, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
-                send_optional(engine, &format!("play {} pass", gtp_colour(side)), color)?;
+            // The referee passes for the side without moves and tells the GTP engines; an
+            // engine that passes implicitly may refuse the explicit pass, which is harmless.
+            // NBoard engines see the pass in the next game they are sent.
+            for (player, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
+                if let Player::Gtp(engine) = player {
+                    send_optional(engine, &format!("play {} pass", gtp_colour(side)), color)?;
+                }
             }
             game.moves.push((Move::Pass, None));
             position = position.pass();
@@ -242,38 +368,15 @@ fn play_out(
             TimeControl::PerMove(t) => t,
             TimeControl::Untimed => UNTIMED_MOVE_LIMIT,
         };
-        let time_left = match control {
-            TimeControl::Fischer { .. } => Some(format!(
-                "time_left {} {} 0",
-                gtp_colour(side),
-                engines[mover].seconds(allowed, 0)
-            )),
-            TimeControl::PerMove(t) => Some(format!(
-                "time_left {} {} 1",
-                gtp_colour(side),
-                engines[mover].seconds(t, 1)
-            )),
-            TimeControl::Untimed => None,
-        };
-        if let Some(command) = time_left {
-            send_optional(&mut engines[mover], &command, side)?;
-        }
-        let started = Instant::now();
-        let reply = engines[mover].send(&format!("genmove {}", gtp_colour(side)), allowed + margin);
-        let spent = started.elapsed();
-        let reply = reply.map_err(|e| {
-            let reason = match e {
-                EngineError::Timeout => format!(
-                    "timeout: no move within {:.2} s",
-                    (allowed + margin).as_secs_f64()
-                ),
-                EngineError::Exited => "crashed: exited during genmove".to_string(),
-                EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
-                EngineError::Failure(m) => format!("genmove failed: '? {m}'"),
-                EngineError::Start(m) => m,
-            };
-            (side, reason)
-        })?;
+        let (reply, spent) = request_move(
+            &mut engines[mover],
+            side,
+            game,
+            names,
+            control,
+            clocks,
+            allowed + margin,
+        )?;
         if spent > allowed + margin {
             return Err((
                 side,
@@ -284,19 +387,11 @@ fn play_out(
                 ),
             ));
         }
-        let word = reply.split_whitespace().next().unwrap_or("");
-        if word.eq_ignore_ascii_case("resign") {
-            return Err((side, "resigned".into()));
-        }
-        let mv: Move = word.parse().map_err(|_| {
-            (
-                side,
-                format!(
-                    "unparsable move '{}'",
-                    reply.chars().take(40).collect::<String>()
-                ),
-            )
-        })?;
+        let protocol = match engines[mover] {
+            Player::Gtp(_) => EngineProtocol::Gtp,
+            Player::NBoard(_) => EngineProtocol::NBoard,
+        };
+        let mv = read_move(&reply, protocol).map_err(|reason| (side, reason))?;
         position = position
             .play(mv)
             .map_err(|_| (side, format!("illegal move {mv}")))?;
@@ -305,11 +400,48 @@ fn play_out(
         }
         game.moves.push((mv, Some(spent)));
         game.final_position = position;
-        let other = 1 - mover;
-        let relay = format!("play {} {}", gtp_colour(side), gtp_move(mv));
-        engines[other]
-            .send(&relay, SETUP_TIMEOUT)
-            .map_err(|e| (side.opponent(), format!("'{relay}': {e}")))?;
+        if let Player::Gtp(engine) = &mut engines[1 - mover] {
+            let relay = format!("play {} {}", gtp_colour(side), gtp_move(mv));
+            engine
+                .send(&relay, SETUP_TIMEOUT)
+                .map_err(|e| (side.opponent(), format!("'{relay}': {e}")))?;
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_read_from_either_protocol() {
+        let e6: Move = "e6".parse().unwrap_or(Move::Pass);
+        assert_eq!(read_move("E6", EngineProtocol::Gtp), Ok(e6));
+        assert_eq!(read_move("pass", EngineProtocol::Gtp), Ok(Move::Pass));
+        assert_eq!(
+            read_move("resign", EngineProtocol::Gtp),
+            Err("resigned".into())
+        );
+        assert!(read_move("bestmove", EngineProtocol::Gtp).is_err());
+        assert_eq!(read_move("E6/-1.50/0.87", EngineProtocol::NBoard), Ok(e6));
+        assert_eq!(read_move("e6 -1.00 0.0", EngineProtocol::NBoard), Ok(e6));
+        assert_eq!(read_move("PA", EngineProtocol::NBoard), Ok(Move::Pass));
+        assert_eq!(
+            read_move("hello", EngineProtocol::NBoard),
+            Err("unparsable move 'hello'".into())
+        );
+        assert!(read_move("", EngineProtocol::NBoard).is_err());
+    }
+
+    #[test]
+    fn ggf_times_never_overstate() {
+        assert_eq!(ggf_time(Duration::from_millis(61_999)), "1:01.999");
+        assert_eq!(ggf_time(Duration::from_micros(100_900)), "0:00.100");
+        assert_eq!(
+            TimeControl::parse_fischer("90+0.5").map(|c| c.ggf_clock()),
+            Ok(Some("1:30.000/0:00.500".into()))
+        );
+        assert_eq!(TimeControl::Untimed.ggf_clock(), None);
+    }
 }

@@ -2,15 +2,17 @@
 //! the games over worker threads, prints one line per game and the summary, and writes the
 //! records.
 
-use super::engine::{EngineSpec, GtpEngine};
+use super::engine::{EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
 use super::openings::{Opening, generate, parse_openings, shuffle};
-use super::records::{write_ggf, write_results};
+use super::progress::{Progress, status_line, terminal_width};
+use super::records::write_ggf;
 use super::referee::{Ending, Game, SETUP_TIMEOUT, TimeControl, play_game};
-use super::stats::{EloEstimate, Penta, Sprt, SprtVerdict, Wdl};
+use super::results::{GameRow, Results, write_results};
+use super::stats::{EloEstimate, PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use crate::board::Color;
 use crate::cli::{Arity, CliError, Options, parse_in_range};
 use std::collections::{HashMap, VecDeque};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
@@ -22,8 +24,10 @@ pub const USAGE: &str = "\
         [--opening-plies N | --openings FILE] [--max-openings N] [--seed N]
         [--concurrency N] [--timeout-margin S] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
         [--ggf FILE] [--results FILE.json|FILE.csv] [--shard i/n]
-      engine-against-engine games, each opening twice with colours swapped;
-      SPEC is [name=NAME,][dir=DIR,]gtp:COMMAND or self:LEVEL-FLAGS";
+      engine-against-engine games, each opening twice with colours swapped; SPEC is
+      [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND, nboard:COMMAND or self:LEVEL-FLAGS
+  match merge FILE... [--results FILE.json|FILE.csv]
+      one summary of results files written by shards of one tournament";
 
 /// Everything a match needs, read and checked from the command line.
 #[derive(Clone, Debug)]
@@ -48,6 +52,19 @@ pub struct MatchConfig {
     /// that one tournament can be spread over n machines; both games of an opening stay in
     /// one shard, which keeps the pentanomial counts whole.
     pub shard: Option<(usize, usize)>,
+}
+
+/// Makes engine names distinct: a name given again gets ` #2`, ` #3`, ... (two engines with
+/// one name could not be told apart in the results).
+pub fn distinct_names(engines: &mut [EngineSpec]) {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for spec in engines {
+        let n = seen.entry(spec.name.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            spec.name = format!("{} #{}", spec.name, n);
+        }
+    }
 }
 
 /// Reads `--shard i/n` with 1 <= i <= n.
@@ -121,23 +138,27 @@ impl MatchConfig {
                 engines.len()
             )));
         }
-        // Two engines with the same name would be indistinguishable in the results.
-        let mut seen: HashMap<String, usize> = HashMap::new();
         for spec in &mut engines {
-            let n = seen.entry(spec.name.clone()).or_insert(0);
-            *n += 1;
-            if *n > 1 {
-                spec.name = format!("{} #{}", spec.name, n);
-            }
-            if let (Some(d), true) = (depth, spec.is_self) {
-                for flag in ["--opening-depth", "--midgame-depth"] {
-                    spec.args.push(flag.into());
-                    spec.args.push(d.to_string());
+            match (depth, spec.protocol) {
+                (Some(d), EngineProtocol::Gtp) if spec.is_self => {
+                    for flag in ["--opening-depth", "--midgame-depth"] {
+                        spec.args.push(flag.into());
+                        spec.args.push(d.to_string());
+                    }
                 }
+                (Some(d), EngineProtocol::NBoard) => {
+                    spec.depth = spec.depth.or(Some(d));
+                }
+                _ => {}
             }
         }
-        if depth.is_some() && engines.iter().any(|e| !e.is_self) {
-            eprintln!("match: note: --depth only limits self: engines; GTP has no depth command");
+        distinct_names(&mut engines);
+        if depth.is_some()
+            && engines
+                .iter()
+                .any(|e| e.protocol == EngineProtocol::Gtp && !e.is_self)
+        {
+            eprintln!("match: note: --depth does not limit gtp: engines; GTP has no depth command");
         }
         let control = match (
             options.get("tc"),
@@ -233,58 +254,6 @@ pub struct Played {
     pub game: Game,
 }
 
-/// The score of one pairing from its first engine's point of view.
-#[derive(Clone, Debug, Default)]
-pub struct PairingScore {
-    /// Engine indices (first, second).
-    pub engines: (usize, usize),
-    /// Results of the first engine.
-    pub wdl: Wdl,
-    /// Sum of the first engine's disc margins.
-    pub disc_sum: i64,
-    /// Opening pairs by the first engine's pair score.
-    pub penta: Penta,
-    /// Half points of games whose partner is not finished yet, by opening.
-    pending: HashMap<usize, usize>,
-}
-
-impl PairingScore {
-    fn add(&mut self, played: &Played) {
-        let first_is_black = played.black == self.engines.0;
-        let margin = if first_is_black {
-            played.game.black_margin
-        } else {
-            -played.game.black_margin
-        };
-        let half_points = match margin.signum() {
-            1 => {
-                self.wdl.wins += 1;
-                2
-            }
-            0 => {
-                self.wdl.draws += 1;
-                1
-            }
-            _ => {
-                self.wdl.losses += 1;
-                0
-            }
-        };
-        self.disc_sum += i64::from(margin);
-        match self.pending.remove(&played.opening) {
-            Some(partner) => self.penta.add(partner + half_points),
-            None => {
-                self.pending.insert(played.opening, half_points);
-            }
-        }
-    }
-
-    /// The mean disc margin of the first engine.
-    pub fn mean_discs(&self) -> f64 {
-        self.disc_sum as f64 / self.wdl.games().max(1) as f64
-    }
-}
-
 fn elo_text(e: Option<EloEstimate>) -> String {
     match e {
         Some(e) => format!("{:+.1} [{:+.1}, {:+.1}]", e.elo, e.low, e.high),
@@ -320,9 +289,11 @@ pub fn game_line(played: &Played, engines: &[EngineSpec], total: usize) -> Strin
     )
 }
 
-/// Checks that every engine starts and answers GTP before any game is played.
-fn probe(engines: &[EngineSpec]) -> Result<(), CliError> {
-    for spec in engines {
+/// Checks that every engine starts and answers its protocol (GTP `protocol_version`, NBoard
+/// `ping`) before any game is played; an NBoard engine without `name=` takes the name it gives
+/// with `set myname`.
+fn probe(engines: &mut [EngineSpec]) -> Result<(), CliError> {
+    for spec in engines.iter_mut() {
         let fail = |e: String| {
             CliError(format!(
                 "engine '{}' ({}) does not work: {e}",
@@ -330,23 +301,103 @@ fn probe(engines: &[EngineSpec]) -> Result<(), CliError> {
                 spec.program.display()
             ))
         };
-        let mut engine = GtpEngine::start(spec).map_err(|e| fail(e.to_string()))?;
-        engine
-            .send("protocol_version", SETUP_TIMEOUT)
-            .map_err(|e| fail(e.to_string()))?;
-        engine.quit();
+        match spec.protocol {
+            EngineProtocol::Gtp => {
+                let mut engine = GtpEngine::start(spec).map_err(|e| fail(e.to_string()))?;
+                engine
+                    .send("protocol_version", SETUP_TIMEOUT)
+                    .map_err(|e| fail(format!("'protocol_version': {e}")))?;
+                engine.quit();
+            }
+            EngineProtocol::NBoard => {
+                let mut engine = NBoardEngine::start(spec).map_err(|e| fail(e.to_string()))?;
+                engine
+                    .sync(SETUP_TIMEOUT)
+                    .map_err(|e| fail(format!("'ping': {e}")))?;
+                if let (false, Some(name)) = (spec.name_given, engine.myname.take()) {
+                    spec.name = name;
+                }
+                engine.quit();
+            }
+        }
     }
+    distinct_names(engines);
     Ok(())
 }
 
-/// Runs `othello-engine match ARGS`; errors before the first game are command-line errors.
+/// What the workers tell the runner: a game started, or a game finished.
+enum Event {
+    Started,
+    Finished(Box<Played>),
+}
+
+/// The results of the games played so far, for the results file and the summary.
+fn results_of(config: &MatchConfig, total: usize, games: &[Played]) -> Results {
+    let name = |i: usize| config.engines[i].name.clone();
+    Results {
+        engines: config.engines.iter().map(|e| e.name.clone()).collect(),
+        listed: true,
+        scheduled: Some(total),
+        shard: config.shard,
+        games: games
+            .iter()
+            .map(|p| GameRow {
+                number: p.number,
+                opening: p.game.opening.to_string(),
+                black: name(p.black),
+                white: name(p.white),
+                black_margin: p.game.black_margin,
+                forfeit: match &p.game.ending {
+                    Ending::Finished => None,
+                    Ending::Forfeit { side, reason } => Some(format!("{side} forfeits: {reason}")),
+                },
+            })
+            .collect(),
+    }
+}
+
+/// Writes the per-game lines and, on a terminal, the status line below them.
+struct Display {
+    /// Whether standard output is a terminal that gets a live status line.
+    live: bool,
+    width: usize,
+}
+
+impl Display {
+    /// A line above the status line (the status line is cleared first, and redrawn by the
+    /// next [`Display::status`]).
+    fn line(&self, text: &str) {
+        let mut out = std::io::stdout().lock();
+        if self.live {
+            let _ = write!(out, "\r\x1b[2K");
+        }
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// Rewrites the status line in place (terminals only).
+    fn status(&self, progress: Progress, names: &[String], scores: &[PairingScore]) {
+        if self.live {
+            let mut out = std::io::stdout().lock();
+            let text = status_line(progress, names, scores, self.width.saturating_sub(1));
+            let _ = write!(out, "\r\x1b[2K{text}");
+            let _ = out.flush();
+        }
+    }
+}
+
+/// Runs `othello-engine match ARGS` (or `match merge ...`); errors before the first game are
+/// command-line errors.
 pub fn run_match(args: &[String]) -> Result<(), CliError> {
+    if args.first().map(String::as_str) == Some("merge") {
+        return super::merge::run_merge(&args[1..]);
+    }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("usage:\n{USAGE}");
         return Ok(());
     }
-    let config = MatchConfig::parse(args)?;
-    probe(&config.engines)?;
+    let mut config = MatchConfig::parse(args)?;
+    probe(&mut config.engines)?;
     let mut ggf_file = match &config.ggf {
         Some(path) => Some(
             std::fs::File::create(path)
@@ -354,12 +405,10 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         ),
         None => None,
     };
-    let pairings: Vec<(usize, usize)> = (0..config.engines.len())
-        .flat_map(|a| (a + 1..config.engines.len()).map(move |b| (a, b)))
-        .collect();
+    let mut scores = pairings(config.engines.len());
     let mut jobs = VecDeque::new();
     for opening in 0..config.openings.len() {
-        for &(a, b) in &pairings {
+        for &(a, b) in scores.iter().map(|s| &s.engines) {
             for (black, white) in [(a, b), (b, a)] {
                 jobs.push_back(Job {
                     number: jobs.len() + 1,
@@ -375,20 +424,25 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         // The schedule lists the two colourings of each (opening, pairing) side by side.
         jobs.retain(|job| ((job.number - 1) / 2) % n == i - 1);
     }
-    println!(
+    let to_play = jobs.len();
+    let display = Display {
+        live: std::io::stdout().is_terminal(),
+        width: terminal_width(),
+    };
+    display.line(&format!(
         "match: {} engines, {} openings, {total} games{}, {} at once",
         config.engines.len(),
         config.openings.len(),
         config.shard.map_or(String::new(), |(i, n)| format!(
-            " (shard {i}/{n}: {} of them)",
-            jobs.len()
+            " (shard {i}/{n}: {to_play} of them)"
         )),
         config.concurrency
-    );
+    ));
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let queue = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
     let config = Arc::new(config);
-    let (sender, results) = channel::<Played>();
+    let (sender, events) = channel::<Event>();
     let mut workers = Vec::new();
     for _ in 0..config.concurrency.min(total.max(1)) {
         let (queue, stop, config, sender) =
@@ -400,6 +454,9 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
                     Err(_) => None,
                 };
                 let Some(job) = job else { break };
+                if sender.send(Event::Started).is_err() {
+                    break;
+                }
                 let specs = [&config.engines[job.black], &config.engines[job.white]];
                 let game = play_game(
                     specs,
@@ -414,79 +471,88 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
                     white: job.white,
                     game,
                 };
-                if sender.send(played).is_err() {
+                if sender.send(Event::Finished(Box::new(played))).is_err() {
                     break;
                 }
             }
         }));
     }
     drop(sender);
-    let mut scores: Vec<PairingScore> = pairings
-        .iter()
-        .map(|&engines| PairingScore {
-            engines,
-            ..PairingScore::default()
-        })
-        .collect();
+    let mut started = 0;
     let mut all_games = Vec::new();
     let mut verdict = SprtVerdict::Continue;
-    for played in results {
-        println!("{}", game_line(&played, &config.engines, total));
-        let _ = std::io::stdout().flush();
+    for event in events {
+        let played = match event {
+            Event::Started => {
+                started += 1;
+                let progress = Progress {
+                    done: all_games.len(),
+                    total: to_play,
+                    running: started - all_games.len(),
+                };
+                display.status(progress, &names, &scores);
+                continue;
+            }
+            Event::Finished(played) => *played,
+        };
+        display.line(&game_line(&played, &config.engines, total));
         if let Some(file) = ggf_file.as_mut()
             && let Err(e) = writeln!(file, "{}", write_ggf(&played, &config))
         {
             eprintln!("match: cannot write GGF: {e}");
         }
-        if let Some(score) = scores.iter_mut().find(|s| {
-            s.engines == (played.black, played.white) || s.engines == (played.white, played.black)
-        }) {
-            score.add(&played);
-            // The first decision stands; games already under way still finish and count.
-            if let (Some(sprt), SprtVerdict::Continue) = (config.sprt, verdict) {
-                verdict = sprt.verdict(score.penta.llr(sprt.elo0, sprt.elo1));
-                if verdict != SprtVerdict::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
+        let pair = (played.number - 1) / 2;
+        let score = score_game(
+            &mut scores,
+            played.black,
+            played.white,
+            played.game.black_margin,
+            pair,
+        );
+        // The first decision stands; games already under way still finish and count.
+        if let (Some(score), Some(sprt), SprtVerdict::Continue) = (score, config.sprt, verdict) {
+            verdict = sprt.verdict(score.penta.llr(sprt.elo0, sprt.elo1));
+            if verdict != SprtVerdict::Continue {
+                stop.store(true, Ordering::Relaxed);
             }
         }
         all_games.push(played);
+        let progress = Progress {
+            done: all_games.len(),
+            total: to_play,
+            running: started.saturating_sub(all_games.len()),
+        };
+        display.status(progress, &names, &scores);
     }
     for worker in workers {
         let _ = worker.join();
     }
     all_games.sort_by_key(|p| p.number);
-    println!("{}", summary(&config, &scores, &all_games, verdict));
+    let results = results_of(&config, total, &all_games);
+    display.line(&summary(&results, config.sprt.map(|s| (s, verdict))));
     if let Some(path) = &config.results {
-        write_results(path, &config, &scores, &all_games)
+        write_results(path, &results)
             .map_err(|e| CliError(format!("cannot write results file '{path}': {e}")))?;
     }
     Ok(())
 }
 
-/// The closing summary: per pairing W/D/L, score, disc margin, Elo, pentanomial, LOS, SPRT.
-pub fn summary(
-    config: &MatchConfig,
-    scores: &[PairingScore],
-    games: &[Played],
-    verdict: SprtVerdict,
-) -> String {
-    let mut out = format!("finished {} games", games.len());
-    let forfeits = games
-        .iter()
-        .filter(|p| matches!(p.game.ending, Ending::Forfeit { .. }))
-        .count();
+/// The closing summary: per pairing W/D/L, score, disc margin, Elo, pentanomial, LOS, and the
+/// SPRT when one ran (with its verdict).
+pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
+    let mut out = format!("finished {} games", results.games.len());
+    let forfeits = results.forfeits();
     if forfeits > 0 {
         out += &format!(" ({forfeits} by forfeit)");
     }
-    for s in scores {
+    for s in results.scores() {
         let (a, b) = s.engines;
         let games = s.wdl.games().max(1) as f64;
         let score = (s.wdl.wins as f64 + s.wdl.draws as f64 / 2.0) / games;
         out += &format!(
             "\n{} vs {}: W/D/L {}/{}/{}, score {:.1}%, mean disc margin {:+.2}\n  Elo {}\n  pentanomial [{}] over {} pairs, Elo {}\n  LOS {}",
-            config.engines[a].name,
-            config.engines[b].name,
+            results.engines[a],
+            results.engines[b],
             s.wdl.wins,
             s.wdl.draws,
             s.wdl.losses,
@@ -500,7 +566,7 @@ pub fn summary(
                 .los()
                 .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l)),
         );
-        if let Some(sprt) = config.sprt {
+        if let Some((sprt, verdict)) = sprt {
             let (low, high) = sprt.bounds();
             out += &format!(
                 "\n  SPRT elo0={} elo1={}: LLR {:.3} [{:.3}, {:.3}], {}",
@@ -545,7 +611,8 @@ mod tests {
             "30+0.25",
         ]))
         .unwrap();
-        // Same names are told apart; --depth becomes level flags of self: engines.
+        // Same names are told apart; --depth becomes level flags of self: engines and the
+        // `set depth` of nboard: engines without their own depth=.
         assert_eq!(c.engines[0].name, "self --level 3");
         assert_eq!(c.engines[1].name, "self --level 3 #2");
         assert_eq!(
@@ -575,6 +642,19 @@ mod tests {
         .unwrap();
         assert_eq!(untimed.control, TimeControl::Untimed);
         assert_eq!(untimed.openings.len(), generate(6).len());
+        let nboard = MatchConfig::parse(&args(&[
+            "--engine",
+            "nboard:edax -nboard",
+            "--engine",
+            "depth=3,nboard:edax -nboard",
+            "--depth",
+            "5",
+        ]))
+        .unwrap();
+        let depths: Vec<_> = nboard.engines.iter().map(|e| e.depth).collect();
+        assert_eq!(depths, [Some(5), Some(3)]);
+        assert_eq!(nboard.engines[1].name, "edax #2");
+        assert_eq!(nboard.engines[1].args, ["-nboard"]);
         for bad in [
             &["--engine", "self:", "--engine", "self:", "--depth", "0"][..],
             &[

@@ -1,6 +1,9 @@
 //! Match statistics: score, logistic Elo with a 95% interval (normal approximation), the
 //! likelihood of superiority, pentanomial counts over opening pairs, and the sequential
-//! probability ratio test (GSPRT, normal approximation of the log-likelihood ratio).
+//! probability ratio test (GSPRT, normal approximation of the log-likelihood ratio); and the
+//! score of each pairing of a match, built game by game.
+
+use std::collections::HashMap;
 
 /// The z value of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -13,7 +16,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // Adding 0 turns the -0 of an even score into 0, which prints without a sign.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
@@ -259,6 +263,88 @@ impl Sprt {
     }
 }
 
+/// The score of one pairing from its first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct PairingScore {
+    /// Engine indices (first, second).
+    pub engines: (usize, usize),
+    /// Results of the first engine.
+    pub wdl: Wdl,
+    /// Sum of the first engine's disc margins.
+    pub disc_sum: i64,
+    /// Opening pairs by the first engine's pair score.
+    pub penta: Penta,
+    /// Half points of games whose partner is not scored yet, by opening pair.
+    pending: HashMap<usize, usize>,
+}
+
+impl PairingScore {
+    /// Adds a game of this pairing: the engine that played black, black's disc margin, and
+    /// the opening pair it belongs to (the two games of one opening with colours swapped
+    /// share it); the pair enters the pentanomial counts when both its games are in.
+    pub fn add(&mut self, black: usize, black_margin: i32, pair: usize) {
+        let margin = if black == self.engines.0 {
+            black_margin
+        } else {
+            -black_margin
+        };
+        let half_points = match margin.signum() {
+            1 => {
+                self.wdl.wins += 1;
+                2
+            }
+            0 => {
+                self.wdl.draws += 1;
+                1
+            }
+            _ => {
+                self.wdl.losses += 1;
+                0
+            }
+        };
+        self.disc_sum += i64::from(margin);
+        match self.pending.remove(&pair) {
+            Some(partner) => self.penta.add(partner + half_points),
+            None => {
+                self.pending.insert(pair, half_points);
+            }
+        }
+    }
+
+    /// The mean disc margin of the first engine.
+    pub fn mean_discs(&self) -> f64 {
+        self.disc_sum as f64 / self.wdl.games().max(1) as f64
+    }
+}
+
+/// An empty score for every pairing of `engines` engines, in schedule order: (0, 1), (0, 2),
+/// ..., (1, 2), ...
+pub fn pairings(engines: usize) -> Vec<PairingScore> {
+    (0..engines)
+        .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+        .map(|engines| PairingScore {
+            engines,
+            ..PairingScore::default()
+        })
+        .collect()
+}
+
+/// Adds a game between `black` and `white` to the score of their pairing and returns that
+/// score (none if they are not a pairing of `scores`).
+pub fn score_game(
+    scores: &mut [PairingScore],
+    black: usize,
+    white: usize,
+    black_margin: i32,
+    pair: usize,
+) -> Option<&PairingScore> {
+    let score = scores
+        .iter_mut()
+        .find(|s| s.engines == (black, white) || s.engines == (white, black))?;
+    score.add(black, black_margin, pair);
+    Some(score)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +358,7 @@ mod tests {
         // s = 0.75: 1/s - 1 = 1/3, log10(1/3) = -0.47712, times -400 = 190.85.
         assert!(close(elo_from_score(0.75), 190.849, 1e-3));
         assert_eq!(elo_from_score(0.5), 0.0);
+        assert_eq!(format!("{:+.1}", elo_from_score(0.5)), "+0.0");
         assert!(close(score_from_elo(190.849), 0.75, 1e-6));
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
     }
@@ -365,5 +452,33 @@ mod tests {
         assert!(Sprt::parse("elo0=0").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,gamma=1").is_err());
         assert!(Sprt::parse("elo0=0,elo1=x").is_err());
+    }
+
+    #[test]
+    fn pairing_scores_count_pairs_whichever_colour_comes_first() {
+        let mut scores = pairings(3);
+        let engines: Vec<_> = scores.iter().map(|s| s.engines).collect();
+        assert_eq!(engines, [(0, 1), (0, 2), (1, 2)]);
+        // Pair 0: engine 0 wins with black by 10, loses with white by 4 (black +4): 1 point.
+        // Pair 5: engine 1 as black draws, then engine 0 as black loses by 64 (a forfeit):
+        // engine 0 scores 1/2 over the pair; its half arrives first here.
+        for (black, white, margin, pair) in
+            [(0, 1, 10, 0), (0, 1, -64, 5), (1, 0, 4, 0), (1, 0, 0, 5)]
+        {
+            assert!(score_game(&mut scores, black, white, margin, pair).is_some());
+        }
+        assert!(score_game(&mut scores, 1, 1, 0, 9).is_none());
+        let s = &scores[0];
+        assert_eq!(
+            s.wdl,
+            Wdl {
+                wins: 1,
+                draws: 1,
+                losses: 2
+            }
+        );
+        assert_eq!(s.penta, Penta([0, 1, 1, 0, 0]));
+        assert_eq!(s.disc_sum, 10 - 64 - 4);
+        assert_eq!(scores[1].wdl.games(), 0);
     }
 }
