@@ -35,6 +35,10 @@ commands:
       nboard:COMMAND or self:FLAGS
   match merge FILE... [--results FILE]
       one summary from the results files of a tournament's shards
+  train --wthor DIR [--out FILE] [--epochs N] [--rate R] [--seed N]
+      fit the pattern evaluator's weights to the WTHOR games of DIR (*.wtb), holding
+      every 10th game out to measure the error; writes FILE (default
+      data/pattern-weights.bin, the file built into the engine)
   help
       show this text
 
@@ -46,7 +50,7 @@ level flags (shared by analyse and the protocol servers):
   --endgame-empties N    solve from N empties on      --endgame-mode exact|wld|win-else-least
   --hash MIB             transposition table size (default 64)
   --seed N               seed for the random evaluator
-evaluators: random, discs, discs-inverse, classic, weighted";
+evaluators: random, discs, discs-inverse, classic, weighted, pattern";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         None => run_serve(None, &[]),
         Some(flag) if flag.starts_with("--") && flag != "--help" => run_serve(None, &args),
         Some("match") => othello_engine::arena::run_match(&args[1..]),
+        Some("train") => run_train(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -372,6 +377,67 @@ fn run_serve(protocol: Option<Protocol>, args: &[String]) -> Result<(), CliError
         seed,
     };
     serve(protocol, config);
+    Ok(())
+}
+
+fn run_train(args: &[String]) -> Result<(), CliError> {
+    use othello_engine::eval::train::{TrainSettings, load_wthor_dir, train_weights};
+    let options = Options::parse(
+        args,
+        &[
+            ("wthor", Arity::Value),
+            ("out", Arity::Value),
+            ("epochs", Arity::Value),
+            ("rate", Arity::Value),
+            ("seed", Arity::Value),
+        ],
+    )?;
+    let dir = options
+        .get("wthor")
+        .ok_or_else(|| CliError("train needs --wthor DIR (a folder of WTHOR .wtb files)".into()))?;
+    let out = options.get("out").unwrap_or("data/pattern-weights.bin");
+    let mut settings = TrainSettings::default();
+    if let Some(e) = options.get("epochs") {
+        settings.epochs = parse_in_range(e, "epochs", 1..=1000)? as usize;
+    }
+    if let Some(r) = options.parsed::<f32>("rate")? {
+        if !(r > 0.0 && r < 1.0) {
+            return Err(CliError(format!(
+                "bad --rate {r}: expected a number between 0 and 1"
+            )));
+        }
+        settings.learning_rate = r;
+    }
+    if let Some(s) = options.parsed::<u64>("seed")? {
+        settings.seed = s;
+    }
+    let start = Instant::now();
+    let (train, validation) = load_wthor_dir(std::path::Path::new(dir), 10).map_err(CliError)?;
+    println!(
+        "{} training and {} validation positions read in {:.1} s",
+        train.len(),
+        validation.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("phase  empties  positions  train-rmse  validation-rmse (discs)");
+    let weights = train_weights(&train, &validation, settings, |r| {
+        println!(
+            "{:>5}  {:>7}  {:>9}  {:>10.2}  {:>15.2}",
+            r.phase,
+            format!(
+                "{}-{}",
+                r.phase * othello_engine::eval::pattern::PHASE_EMPTIES,
+                (r.phase + 1) * othello_engine::eval::pattern::PHASE_EMPTIES - 1
+            ),
+            r.train_positions,
+            r.train_rmse,
+            r.validation_rmse
+        );
+    })
+    .map_err(CliError)?;
+    std::fs::write(out, weights.to_bytes())
+        .map_err(|e| CliError(format!("cannot write {out}: {e}")))?;
+    println!("wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
 }
 

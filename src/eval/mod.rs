@@ -1,13 +1,17 @@
 //! Evaluation: the [`Evaluator`] trait and every evaluator, selectable by name.
 //!
 //! Scores are for the side to move, in hundredths of a disc for the evaluators that estimate a
-//! disc difference (`discs`, `discs-inverse`); the hand-made evaluators use their own units.
+//! disc difference (`discs`, `discs-inverse`, `pattern`); the hand-made evaluators use their own
+//! units.
 //! Every evaluator stays within [`EVAL_LIMIT`] so that finished games always rank above it.
 
 mod classic;
+pub mod pattern;
+pub mod train;
 mod weighted;
 
 pub use classic::{Classic, protected_discs};
+pub use pattern::Pattern;
 pub use weighted::Weighted;
 
 use crate::board::Position;
@@ -56,16 +60,19 @@ pub enum EvaluatorKind {
     Classic,
     /// [`Weighted`].
     Weighted,
+    /// [`Pattern`], trained on expert games.
+    Pattern,
 }
 
 impl EvaluatorKind {
     /// Every evaluator, in the order `list` shows them.
-    pub const ALL: [EvaluatorKind; 5] = [
+    pub const ALL: [EvaluatorKind; 6] = [
         EvaluatorKind::Random,
         EvaluatorKind::Discs,
         EvaluatorKind::DiscsInverse,
         EvaluatorKind::Classic,
         EvaluatorKind::Weighted,
+        EvaluatorKind::Pattern,
     ];
 
     /// The name used on the command line and in protocols.
@@ -76,6 +83,7 @@ impl EvaluatorKind {
             EvaluatorKind::DiscsInverse => "discs-inverse",
             EvaluatorKind::Classic => "classic",
             EvaluatorKind::Weighted => "weighted",
+            EvaluatorKind::Pattern => "pattern",
         }
     }
 
@@ -100,10 +108,7 @@ impl FromStr for EvaluatorKind {
             .find(|k| k.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 let names: Vec<&str> = EvaluatorKind::ALL.iter().map(|k| k.name()).collect();
-                format!(
-                    "unknown evaluator '{s}' (known: {}; 'pattern' is not built yet)",
-                    names.join(", ")
-                )
+                format!("unknown evaluator '{s}' (known: {})", names.join(", "))
             })
     }
 }
@@ -117,6 +122,7 @@ impl Evaluator for EvaluatorKind {
             EvaluatorKind::DiscsInverse => DiscsInverse.evaluate(position),
             EvaluatorKind::Classic => Classic.evaluate(position),
             EvaluatorKind::Weighted => Weighted.evaluate(position),
+            EvaluatorKind::Pattern => Pattern.evaluate(position),
         }
     }
 }

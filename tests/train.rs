@@ -1,0 +1,63 @@
+//! The WTHOR reader against the facts its README states about the shared game files, and the
+//! built-in pattern weights against exact endgame scores.
+
+use othello_engine::board::parse_obf_line;
+use othello_engine::eval::train::{game_samples, parse_wthor};
+use othello_engine::eval::{Evaluator, Pattern};
+use std::path::Path;
+
+#[test]
+fn every_wthor_game_replays_and_the_finished_ones_give_samples() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("../shared/data/wthor is readable")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "wtb"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 44);
+    let (mut games, mut finished) = (0usize, 0usize);
+    for path in files {
+        let file = parse_wthor(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(file.depth, 24, "{}", path.display());
+        for game in &file.games {
+            games += 1;
+            let samples = game_samples(game, file.depth).unwrap();
+            if !samples.is_empty() {
+                finished += 1;
+                assert_eq!(samples.len(), game.moves.len());
+            }
+        }
+    }
+    // The README's counts: 124,106 games, of which 433 stop before the game is over.
+    assert_eq!(games, 124_106);
+    assert_eq!(finished, 124_106 - 433);
+}
+
+#[test]
+fn the_pattern_evaluator_sees_who_wins_clearly_won_ffo_positions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/positions");
+    let (mut clear, mut right) = (0, 0);
+    for name in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf"] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let obf = parse_obf_line(line).unwrap();
+            let Some(best) = obf.moves.iter().map(|m| m.1).max() else {
+                continue;
+            };
+            if best.abs() < 10 {
+                continue;
+            }
+            clear += 1;
+            let estimate = Pattern.evaluate(&obf.position);
+            if estimate.signum() == best.signum() {
+                right += 1;
+            }
+        }
+    }
+    eprintln!("{right} of {clear} clearly decided positions named right");
+    assert!(clear >= 10, "only {clear} clearly decided positions");
+    // A static evaluation is no solver, but on positions won or lost by 10 discs or more it
+    // should name the winner nearly always.
+    assert!(right * 10 >= clear * 8, "{right} of {clear} right");
+}
