@@ -189,7 +189,7 @@ pub struct PhaseReport {
 pub struct TrainSettings {
     /// Passes over the data per phase.
     pub epochs: usize,
-    /// The step size of the first pass; it falls linearly to a tenth of it.
+    /// The step size of the first pass; it falls geometrically to a hundredth of it.
     pub learning_rate: f32,
     /// Shuffling seed.
     pub seed: u64,
@@ -240,8 +240,10 @@ pub fn train_weights(
         let mut order: Vec<usize> = (0..targets.len()).collect();
         for epoch in 0..settings.epochs {
             order.shuffle(&mut rng);
-            let progress = epoch as f32 / settings.epochs.max(1) as f32;
-            let rate = settings.learning_rate * (1.0 - 0.9 * progress);
+            // Falls to a hundredth over the passes: a large step finds the weights fast, and
+            // small ones at the end keep the last samples seen from pulling them about.
+            let progress = epoch as f32 / (settings.epochs.max(2) - 1) as f32;
+            let rate = settings.learning_rate * 0.01f32.powf(progress);
             for &i in &order {
                 let row = &indices[i * features..][..features];
                 let predicted: f32 =
