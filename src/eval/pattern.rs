@@ -47,8 +47,13 @@ pub fn phase_of(empties: u32) -> usize {
 struct Instance {
     /// Where its weights start in a phase's table.
     offset: u32,
-    squares: Vec<u8>,
+    /// The squares, first digit first; only the first `len` count (no heap hop per lookup).
+    squares: [u8; MAX_SHAPE],
+    len: usize,
 }
+
+/// The most squares in one shape.
+const MAX_SHAPE: usize = 10;
 
 /// Where each shape's weights start in a phase's table; entry 0 of a table is the bias.
 fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
@@ -80,9 +85,12 @@ static INSTANCES: LazyLock<Vec<Instance>> = LazyLock::new(|| {
             let set = squares.iter().fold(0u64, |acc, &sq| acc | (1u64 << sq));
             if !seen.contains(&set) {
                 seen.push(set);
+                let mut fixed = [0u8; MAX_SHAPE];
+                fixed[..squares.len()].copy_from_slice(&squares);
                 out.push(Instance {
                     offset: offsets[i],
-                    squares,
+                    squares: fixed,
+                    len: squares.len(),
                 });
             }
         }
@@ -109,7 +117,7 @@ impl Instance {
     /// move, 2 the other side; the first square is the lowest digit.
     #[inline]
     fn index(&self, player: u64, opponent: u64) -> u32 {
-        self.squares.iter().rev().fold(0, |index, &sq| {
+        self.squares[..self.len].iter().rev().fold(0, |index, &sq| {
             let bit = 1u64 << sq;
             index * 3 + u32::from(player & bit != 0) + 2 * u32::from(opponent & bit != 0)
         })
@@ -213,9 +221,18 @@ static BUILT_IN: LazyLock<PatternWeights> = LazyLock::new(|| {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pattern;
 
+impl Pattern {
+    /// The built-in weights' score for `player` to move against `opponent`, in hundredths of
+    /// a disc: [`Evaluator::evaluate`] for callers that hold bitboards.
+    #[inline]
+    pub fn score(player: u64, opponent: u64) -> i32 {
+        BUILT_IN.score(player, opponent)
+    }
+}
+
 impl Evaluator for Pattern {
     fn evaluate(&self, position: &Position) -> i32 {
-        BUILT_IN.score(position.player(), position.opponent())
+        Pattern::score(position.player(), position.opponent())
     }
 }
 
