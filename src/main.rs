@@ -137,12 +137,27 @@ fn run_perft(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads `--hash` (MiB) or the default.
-fn hash_option(options: &Options) -> Result<usize, CliError> {
-    match options.get("hash") {
-        Some(v) => parse_in_range(v, "hash size (MiB)", 1..=65536).map(|n| n as usize),
-        None => Ok(DEFAULT_HASH_MIB),
+/// Reads `--hash` (MiB) or `default`; a table larger than the machine's memory is refused
+/// (allocating it would abort the process).
+fn hash_option(options: &Options, default: usize) -> Result<usize, CliError> {
+    let Some(v) = options.get("hash") else {
+        return Ok(default);
+    };
+    let mib = parse_in_range(v, "hash size (MiB)", 1..=65536)? as usize;
+    match physical_memory_mib() {
+        Some(total) if mib >= total => Err(CliError(format!(
+            "--hash {mib} MiB does not fit in this machine's {total} MiB of memory"
+        ))),
+        _ => Ok(mib),
     }
+}
+
+/// The machine's memory in MiB, from /proc/meminfo where there is one.
+fn physical_memory_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 /// Reads every position of an OBF file, naming the line of the first bad one.
@@ -173,7 +188,7 @@ fn run_solve(args: &[String]) -> Result<(), CliError> {
         },
     };
     let lines = read_obf_file(path)?;
-    let mut searcher = Searcher::new(hash_option(&options)?, None);
+    let mut searcher = Searcher::new(hash_option(&options, DEFAULT_HASH_MIB)?, None);
     let fallback = Levels::default().midgame;
     println!(
         "{:>3} {:>3} {:>5} {:>5} {:>12} {:>5} {:>14} {:>9} {:>12}",
@@ -286,7 +301,7 @@ fn seed_option(options: &Options) -> Result<Option<u64>, CliError> {
 /// A searcher sized by `--hash` and seeded by `--seed`.
 fn searcher_from_options(options: &Options) -> Result<Searcher, CliError> {
     let seed = seed_option(options)?;
-    Ok(Searcher::new(hash_option(options)?, seed))
+    Ok(Searcher::new(hash_option(options, DEFAULT_HASH_MIB)?, seed))
 }
 
 /// One line of search output: depth, value, nodes, time, speed and the principal variation.
@@ -326,7 +341,10 @@ fn run_analyse(args: &[String]) -> Result<(), CliError> {
     let position = position_option(&options)?;
     let limits = match options.get("time") {
         Some(t) => match t.trim().parse::<f64>() {
-            Ok(s) if s > 0.0 && s.is_finite() => Limits::time(Duration::from_secs_f64(s)),
+            // Beyond what a Duration holds is as good as no limit.
+            Ok(s) if s > 0.0 && s.is_finite() => {
+                Limits::time(Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX))
+            }
             _ => {
                 return Err(CliError(format!(
                     "bad --time '{t}': expected seconds above 0"
@@ -373,7 +391,7 @@ fn run_serve(protocol: Option<Protocol>, args: &[String]) -> Result<(), CliError
     let seed = seed_option(&options)?;
     let config = ServeConfig {
         levels,
-        hash_mib: hash_option(&options)?,
+        hash_mib: hash_option(&options, DEFAULT_HASH_MIB)?,
         seed,
     };
     serve(protocol, config);
@@ -468,11 +486,7 @@ fn run_bench(args: &[String]) -> Result<(), CliError> {
             "bench needs a searching evaluator, not random".into(),
         ));
     }
-    let hash = match options.get("hash") {
-        Some(v) => parse_in_range(v, "hash size (MiB)", 1..=65536)? as usize,
-        None => 16,
-    };
-    let mut searcher = Searcher::new(hash, Some(0));
+    let mut searcher = Searcher::new(hash_option(&options, 16)?, Some(0));
     let level = PhaseLevel { depth, eval };
     let (mut nodes, mut secs) = (0u64, 0f64);
     for (i, line) in BENCH_POSITIONS

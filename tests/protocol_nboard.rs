@@ -62,7 +62,13 @@ fn check_search(line: &str, position: &Position) -> Move {
 fn start_up_and_sync() {
     let mut s = Server::start(&[]);
     s.send("nboard 2");
-    assert_eq!(s.next(), "set myname othello-engine");
+    assert_eq!(
+        s.next(),
+        format!(
+            "set myname othello-engine-{}-d10",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
     s.send("this line means nothing and is ignored");
     s.send("set depth banana");
     s.send("");
@@ -88,7 +94,15 @@ fn go_and_hint_give_legal_answers() {
     s.send("ping 1");
     s.send("hint 4");
     let lines = s.until(|l| l.starts_with("pong"));
-    assert_eq!(lines, ["set myname othello-engine", "pong 1"]);
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        lines,
+        [
+            format!("set myname othello-engine-{version}-d10"),
+            format!("set myname othello-engine-{version}-d4"),
+            "pong 1".to_string()
+        ]
+    );
     let lines = s.until(|l| l.starts_with("nodestats"));
     assert!(lines.len() >= 2);
     for line in &lines[..lines.len() - 1] {
@@ -261,6 +275,8 @@ fn go_after_endless_hint_without_ping() {
     let mut s = Server::start(&["nboard"]);
     s.send("set depth 60");
     s.send("hint 1");
+    // `set myname` (the new depth), then the hint's first search line.
+    assert!(s.next().starts_with("set myname "));
     assert!(s.next().starts_with("search "));
     s.send("set depth 2");
     s.send("go");

@@ -194,7 +194,7 @@ fn search_values_equal_plain_minimax_for_every_evaluator() {
                 let expected = minimax(p, depth, eval);
                 assert_eq!(
                     r.value,
-                    Value::Estimate(expected),
+                    Value::estimate(expected, &eval),
                     "{eval} depth {depth} {}",
                     p.to_obf()
                 );

@@ -175,10 +175,11 @@ impl Position {
         self.legal_moves() == 0 && legal_moves(self.opponent, self.player) == 0
     }
 
-    /// True if `mv` is legal here; a pass is legal only when there is no other move.
+    /// True if `mv` is legal here; a pass is legal only when there is no other move and the
+    /// game is not over (after the end nothing more may be played).
     pub fn is_legal(&self, mv: Move) -> bool {
         match mv {
-            Move::Pass => self.must_pass(),
+            Move::Pass => self.must_pass() && !self.is_game_over(),
             Move::Play(sq) => self.legal_moves() & sq.bit() != 0,
         }
     }
@@ -309,6 +310,20 @@ mod tests {
         assert_eq!(q.disc_count(Color::White), 1);
         assert!(p.play(Move::Pass).is_err());
         assert!(p.play("a1".parse().unwrap()).is_err());
+    }
+
+    #[test]
+    fn nothing_is_played_after_the_end() {
+        // Black wiped White out: neither side can move, so not even a pass is legal.
+        let over = Position::from_colors(0b111, 0, Color::White).unwrap();
+        assert!(over.is_game_over());
+        assert!(!over.is_legal(Move::Pass));
+        assert!(over.play(Move::Pass).is_err());
+        // Black a1, White b1, White to move: White cannot move but Black can (c1), so the
+        // pass is forced and legal.
+        let forced = Position::from_colors(0b1, 0b10, Color::White).unwrap();
+        assert!(forced.must_pass() && !forced.is_game_over());
+        assert!(forced.is_legal(Move::Pass));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Evaluation: the [`Evaluator`] trait and every evaluator, selectable by name.
 //!
-//! Scores are for the side to move, in hundredths of a disc for the evaluators that estimate a
-//! disc difference (`discs`, `discs-inverse`, `pattern`); the hand-made evaluators use their own
-//! units.
+//! Scores are for the side to move. The evaluators that estimate a disc difference (`discs`,
+//! `discs-inverse`, `pattern`) score in hundredths of a disc; the hand-made ones (`classic`,
+//! `weighted`) keep their own units, which the search compares, and say through
+//! [`Evaluator::centidiscs_per_unit`] how to read them as discs, so that every value a protocol
+//! reports is in discs whatever the evaluator.
 //! Every evaluator stays within [`EVAL_LIMIT`] so that finished games always rank above it.
 
 mod classic;
@@ -25,6 +27,18 @@ pub const EVAL_LIMIT: i32 = 30_000;
 pub trait Evaluator {
     /// The score of `position` for its side to move.
     fn evaluate(&self, position: &Position) -> i32;
+
+    /// Hundredths of a disc per unit of [`Evaluator::evaluate`]: 1 for the evaluators that
+    /// estimate discs; for the hand-made ones, the least-squares fit of exact final scores on
+    /// their scores (see `tests/eval_scale.rs`).
+    fn centidiscs_per_unit(&self) -> f64 {
+        1.0
+    }
+}
+
+/// The static evaluation of `position` by `kind`, in discs for the side to move.
+pub fn evaluate_in_discs(kind: EvaluatorKind, position: &Position) -> f64 {
+    f64::from(kind.evaluate(position)) * kind.centidiscs_per_unit() / 100.0
 }
 
 /// Own discs minus the opponent's, in hundredths of a disc.
@@ -123,6 +137,14 @@ impl Evaluator for EvaluatorKind {
             EvaluatorKind::Classic => Classic.evaluate(position),
             EvaluatorKind::Weighted => Weighted.evaluate(position),
             EvaluatorKind::Pattern => Pattern.evaluate(position),
+        }
+    }
+
+    fn centidiscs_per_unit(&self) -> f64 {
+        match self {
+            EvaluatorKind::Classic => Classic.centidiscs_per_unit(),
+            EvaluatorKind::Weighted => Weighted.centidiscs_per_unit(),
+            _ => 1.0,
         }
     }
 }

@@ -10,6 +10,19 @@ use std::time::{Duration, Instant};
 /// Time kept back on every move for process start-up, pipes and the GUI's own lag.
 const OVERHEAD: Duration = Duration::from_millis(60);
 
+/// The longest clock we plan with (about three years): more is the same as no limit for a
+/// game, and keeps every deadline a representable instant.
+pub const MAX_CLOCK_SECONDS: f64 = 1.0e8;
+
+/// `seconds` as a duration, clamped to `0..=MAX_CLOCK_SECONDS` (NaN counts as 0), so that no
+/// clock value a protocol sends can overflow a `Duration` or an `Instant`.
+pub fn clock_duration(seconds: f64) -> Duration {
+    if seconds.is_nan() {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(seconds.clamp(0.0, MAX_CLOCK_SECONDS))
+}
+
 /// The time a move may use: its remaining main time, the increment it earns, and how many
 /// moves that time must cover (`None`: the rest of the game).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,8 +57,8 @@ pub fn limits_for(
     let (soft, hard) = move_time(position.empty_count(), budget);
     Limits {
         stop,
-        soft_deadline: Some(now + soft),
-        hard_deadline: Some(now + hard),
+        soft_deadline: now.checked_add(soft),
+        hard_deadline: now.checked_add(hard),
     }
 }
 
@@ -68,7 +81,7 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     };
     let hard = (share * 1.8).min(cap).max(0.0);
     let soft = (share / 2.0).min(hard);
-    (Duration::from_secs_f64(soft), Duration::from_secs_f64(hard))
+    (clock_duration(soft), clock_duration(hard))
 }
 
 /// A GGF clock (`TI`, `TB`, `TW`): main time, increment and grace, in seconds.
@@ -192,7 +205,7 @@ impl GtpTimeSettings {
         if self.unlimited() {
             return None;
         }
-        let remaining = Duration::from_secs_f64(clock.seconds.max(0.0));
+        let remaining = clock_duration(clock.seconds);
         Some(if clock.stones > 0 {
             TimeBudget {
                 remaining,
@@ -202,7 +215,7 @@ impl GtpTimeSettings {
         } else if clock.seconds <= 0.0 && self.stones > 0 {
             // Main time is gone and the controller has not said so yet: the first period.
             TimeBudget {
-                remaining: Duration::from_secs_f64(self.byo_yomi),
+                remaining: clock_duration(self.byo_yomi),
                 increment: Duration::ZERO,
                 moves_to_go: Some(self.stones),
             }

@@ -117,9 +117,26 @@ impl Engine {
     /// arriving meanwhile are queued; at end of input the search is stopped, since nobody is
     /// left to read its answer.
     pub fn wait(&mut self) -> Option<SearchReport> {
+        self.wait_interruptible(&|_| false)
+    }
+
+    /// Like [`Engine::wait`], but a line for which `interrupts` is true stops the search (it
+    /// is still queued, to be processed in turn).
+    pub fn wait_interruptible(
+        &mut self,
+        interrupts: &dyn Fn(&str) -> bool,
+    ) -> Option<SearchReport> {
+        if self.pending.iter().any(|line| interrupts(line)) {
+            self.raise_stop();
+        }
         while self.running_stop.is_some() {
             match self.events.recv() {
-                Ok(Event::Line(line)) => self.pending.push_back(line),
+                Ok(Event::Line(line)) => {
+                    if interrupts(&line) {
+                        self.raise_stop();
+                    }
+                    self.pending.push_back(line);
+                }
                 Ok(Event::EndOfInput) | Err(_) => {
                     self.input_ended = true;
                     self.raise_stop();

@@ -44,6 +44,11 @@ impl GameRecord {
         self.positions[self.positions.len() - 1]
     }
 
+    /// Every position of the game, the start first and the current one last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
     /// The moves so far.
     pub fn moves(&self) -> &[RecordedMove] {
         &self.moves

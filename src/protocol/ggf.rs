@@ -114,6 +114,21 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
             Ok((_, item)) => item,
             Err(_) => return Err(GgfError(format!("bad move {name}[{value}]"))),
         };
+        // GGF writes every pass, so each element must be the side to move's.
+        let mover = if name == "B" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if record.current().side_to_move() != mover {
+            return Err(GgfError(format!(
+                "move {name}[{value}] out of turn: {} is to move",
+                match mover {
+                    Color::Black => "White",
+                    Color::White => "Black",
+                }
+            )));
+        }
         record
             .play(item.mv, item.eval, item.seconds)
             .map_err(|_| GgfError(format!("illegal move {name}[{value}]")))?;
@@ -144,6 +159,15 @@ mod tests {
         assert!(parse_ggf("(;GM[Go];)").is_err());
         assert!(parse_ggf(&format!("(;{START}B[A1];)")).is_err());
         assert!(parse_ggf(&format!("(;{START}B[PA];)")).is_err());
+        // Both moves tagged Black: the second is White's turn.
+        assert!(parse_ggf(&format!("(;GM[Othello]{START}B[F5]B[D6];)")).is_err());
+        assert!(parse_ggf(&format!("(;GM[Othello]{START}W[F5];)")).is_err());
+        // The shortest wipe-out (nine moves); nothing may follow the end, not even passes.
+        let wipeout = "B[E6]W[F4]B[E3]W[F6]B[G5]W[D6]B[E7]W[F5]B[C5]";
+        let over = parse_ggf(&format!("(;GM[Othello]{START}{wipeout};)")).map_err(|e| e.0);
+        assert_eq!(over.map(|g| g.record.current().is_game_over()), Ok(true));
+        assert!(parse_ggf(&format!("(;GM[Othello]{START}{wipeout}W[PA];)")).is_err());
+        assert!(parse_ggf(&format!("(;GM[Othello]{START}{wipeout}W[PA]B[PA];)")).is_err());
         assert!(parse_ggf("(;BO[8 ---];)").is_err());
         assert!(parse_ggf("nonsense").is_err());
         let spaced = "1 (;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01];)";

@@ -1,16 +1,14 @@
 //! GTP version 2 with the Othello conventions: commands, and the session that answers them.
 
 use super::Output;
-use super::clock::{GtpClock, GtpTimeSettings, TimeBudget, limits_for};
+use super::clock::{GtpClock, GtpTimeSettings, TimeBudget, clock_duration, limits_for};
 use super::engine::Engine;
 use super::game::GameRecord;
 use super::parse::{decimal, integer, word};
 use crate::board::{Color, Move, Position};
 use crate::search::{Levels, SETTING_NAMES};
-use nom::branch::alt;
-use nom::bytes::complete::tag_no_case;
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, map_res, opt, rest, value};
+use nom::combinator::{all_consuming, map_res, opt, rest};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 use std::sync::Arc;
@@ -111,13 +109,18 @@ fn preprocess(line: &str) -> String {
         .to_string()
 }
 
+/// `black`, `white`, `b` or `w` in any ASCII case. A whole word is compared: matching a prefix
+/// without regard to case by Unicode rules could end inside a multi-byte letter.
 fn color(input: &str) -> IResult<&str, Color> {
-    alt((
-        value(Color::Black, tag_no_case("black")),
-        value(Color::White, tag_no_case("white")),
-        value(Color::Black, tag_no_case("b")),
-        value(Color::White, tag_no_case("w")),
-    ))
+    map_res(word, |w: &str| {
+        if w.eq_ignore_ascii_case("black") || w.eq_ignore_ascii_case("b") {
+            Ok(Color::Black)
+        } else if w.eq_ignore_ascii_case("white") || w.eq_ignore_ascii_case("w") {
+            Ok(Color::White)
+        } else {
+            Err(())
+        }
+    })
     .parse(input)
 }
 
@@ -243,7 +246,18 @@ pub fn parse_line(line: &str) -> Option<GtpLine> {
             command: Err("syntax error: no command".into()),
         });
     };
-    let id = id.and_then(|d| d.parse::<u64>().ok());
+    let id = match id.map(str::parse::<u64>) {
+        None => None,
+        Some(Ok(id)) => Some(id),
+        // An id we cannot echo would let the controller pair the reply with the wrong
+        // command; refuse the line instead of running it.
+        Some(Err(_)) => {
+            return Some(GtpLine {
+                id: None,
+                command: Err("syntax error: id out of range (at most 2^64 - 1)".into()),
+            });
+        }
+    };
     let args = preceded(space0::<&str, nom::error::Error<&str>>, rest)
         .parse(args)
         .map(|(_, a)| a)
@@ -430,7 +444,7 @@ impl GtpSession {
                 }
                 // `time_left` without `time_settings`: the clock is all we know.
                 (None, Some(clock)) => Some(TimeBudget {
-                    remaining: Duration::from_secs_f64(clock.seconds),
+                    remaining: clock_duration(clock.seconds),
                     increment: Duration::ZERO,
                     moves_to_go: (clock.stones > 0).then_some(clock.stones),
                 }),
@@ -444,7 +458,11 @@ impl GtpSession {
                     Some(searcher.think(&position, &levels, &limits, &mut |_| {}))
                 }),
             );
-            match engine.wait() {
+            // `quit` must not wait for a long search: it stops it, this reply goes out with
+            // the best move so far, then `quit` is answered in turn.
+            let is_quit =
+                |line: &str| parse_line(line).is_some_and(|l| l.command == Ok(GtpCommand::Quit));
+            match engine.wait_interruptible(&is_quit) {
                 Some(report) if position.is_legal(report.best_move) => report.best_move,
                 _ => {
                     // Never answer an illegal move: fall back to the first legal one.
@@ -477,6 +495,9 @@ impl GtpSession {
 /// an error when the other side could move.
 fn infer_pass(game: &mut GameRecord, color: Color) -> Result<(), String> {
     let position = game.current();
+    if position.is_game_over() {
+        return Err("illegal move: the game is over".into());
+    }
     if position.side_to_move() == color {
         return Ok(());
     }

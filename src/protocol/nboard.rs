@@ -1,14 +1,14 @@
 //! NBoard protocol version 2: commands, and the session that answers them.
 
 use super::Output;
-use super::clock::{GgfClock, TimeBudget, limits_for};
+use super::clock::{GgfClock, TimeBudget, clock_duration, limits_for};
 use super::engine::Engine;
 use super::game::GameRecord;
 use super::ggf::{GgfGame, parse_ggf};
 use super::parse::{MoveItem, integer, move_item};
 use crate::board::Move;
 use crate::board::{Color, Position};
-use crate::search::{Levels, Limits, MAX_LEVEL, Phase, SearchReport, Searcher, Value};
+use crate::search::{Levels, Limits, Phase, SearchReport, Searcher, Value};
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{space0, space1};
@@ -19,7 +19,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The name sent with `set myname` (one word, as NBoard reads only the first).
+/// The engine's name; `set myname` adds the version and depth (one word, as NBoard reads
+/// only the first).
 pub const ENGINE_NAME: &str = "othello-engine";
 
 /// A line from NBoard, parsed.
@@ -105,13 +106,16 @@ pub fn parse_command(line: &str) -> Option<NBoardCommand> {
 pub struct NBoardSession {
     game: GameRecord,
     clocks: [Option<GgfClock>; 2],
+    /// The command line's settings: `set depth` changes only the depths of these.
+    base: Levels,
     levels: Levels,
     contempt: i64,
     output: Output,
     /// Raised by `ping` so the running request prints nothing more (its `===` included).
     cancelled: Arc<AtomicBool>,
-    /// Whether the running (or last) search answers a `hint`, which may run without end.
-    hint_running: bool,
+    /// Whether the running (or last) search answers a `hint` or `analyze`, which may run long
+    /// and owe nothing once a new request comes.
+    cancellable: bool,
 }
 
 impl NBoardSession {
@@ -120,23 +124,33 @@ impl NBoardSession {
         NBoardSession {
             game: GameRecord::new(Position::start()),
             clocks: [None, None],
+            base: levels,
             levels,
             contempt: 0,
             output,
             cancelled: Arc::new(AtomicBool::new(false)),
-            hint_running: false,
+            cancellable: false,
         }
     }
 
-    /// Makes way for a new request: a running `hint` is cancelled (it may never end, and a
-    /// new request makes its lines stale), a running `go` is waited for, since it owes
-    /// exactly one `===`.
+    /// `set myname` with our name, version and depth, as NBoard shows it.
+    fn announce_name(&self) {
+        self.output.line(&format!(
+            "set myname {ENGINE_NAME}-{}-d{}",
+            env!("CARGO_PKG_VERSION"),
+            self.levels.midgame.depth
+        ));
+    }
+
+    /// Makes way for a new request: a running `hint` or `analyze` is cancelled (it may run
+    /// long, and a new request makes its lines stale), a running `go` is waited for, since it
+    /// owes exactly one `===`.
     fn make_way(&mut self, engine: &mut Engine) {
-        if self.hint_running && engine.is_searching() {
+        if self.cancellable && engine.is_searching() {
             self.cancel(engine);
         }
         engine.wait();
-        self.hint_running = false;
+        self.cancellable = false;
     }
 
     /// The position later commands relate to.
@@ -172,7 +186,7 @@ impl NBoardSession {
                 if version != 2 {
                     log::warn!("NBoard protocol version {version}; speaking version 2");
                 }
-                self.output.line(&format!("set myname {ENGINE_NAME}"));
+                self.announce_name();
             }
             NBoardCommand::SetGame(text) => match parse_ggf(&text) {
                 Ok(GgfGame { record, clocks }) => {
@@ -186,10 +200,21 @@ impl NBoardSession {
                     log::warn!("illegal move {} ignored", item.mv);
                 }
             }
-            NBoardCommand::SetDepth(depth) => match levels_for_depth(depth) {
-                Some(levels) => self.levels = levels,
-                None => log::warn!("set depth {depth} ignored: expected 1 to 60"),
-            },
+            NBoardCommand::SetDepth(depth) => {
+                match u32::try_from(depth)
+                    .ok()
+                    .and_then(|d| self.base.with_depth(d))
+                {
+                    Some(levels) => {
+                        let changed = levels.midgame.depth != self.levels.midgame.depth;
+                        self.levels = levels;
+                        if changed {
+                            self.announce_name();
+                        }
+                    }
+                    None => log::warn!("set depth {depth} ignored: expected 1 to 60"),
+                }
+            }
             NBoardCommand::SetContempt(contempt) => {
                 // Kept for the record; the search scores draws as 0 for now.
                 self.contempt = contempt;
@@ -204,12 +229,7 @@ impl NBoardSession {
                 self.make_way(engine);
                 self.output.line("learned");
             }
-            NBoardCommand::Analyze => {
-                self.make_way(engine);
-                self.output.line(&format!(
-                    "status {ENGINE_NAME} does not analyse whole games"
-                ));
-            }
+            NBoardCommand::Analyze => self.analyze(engine),
             NBoardCommand::Clear => {
                 self.make_way(engine);
                 if let Some(searcher) = engine.searcher() {
@@ -232,8 +252,8 @@ impl NBoardSession {
             .map(|m| m.seconds.unwrap_or(0.0));
         let left = clock.remaining_after(spent);
         Some(TimeBudget {
-            remaining: Duration::from_secs_f64(left.max(0.0)),
-            increment: Duration::from_secs_f64(clock.increment.max(0.0)),
+            remaining: clock_duration(left),
+            increment: clock_duration(clock.increment),
             moves_to_go: None,
         })
     }
@@ -266,7 +286,7 @@ impl NBoardSession {
                 });
                 if !cancelled.load(Ordering::SeqCst) {
                     let seconds = started.elapsed().as_secs_f64();
-                    output.line(&format!("nodestats {} {seconds:.3}", report.nodes));
+                    output.line(&nodestats_line(report.nodes, started.elapsed()));
                     output.line(&format!(
                         "=== {}/{:.2}/{seconds:.3}",
                         report.best_move.to_string().to_uppercase(),
@@ -298,7 +318,7 @@ impl NBoardSession {
         let levels = self.levels;
         let cancelled = self.cancelled.clone();
         let count = usize::try_from(count).unwrap_or(usize::MAX);
-        self.hint_running = true;
+        self.cancellable = true;
         engine.start(
             stop,
             Box::new(move |searcher| {
@@ -316,12 +336,43 @@ impl NBoardSession {
                     (Some(r), nodes)
                 };
                 if !cancelled.load(Ordering::SeqCst) {
-                    output.line(&format!(
-                        "nodestats {nodes} {:.3}",
-                        started.elapsed().as_secs_f64()
-                    ));
+                    output.line(&nodestats_line(nodes, started.elapsed()));
                 }
                 report
+            }),
+        );
+    }
+
+    /// NBoard's Analyze Game: a value for every position of the game, from the last back to
+    /// the first (each search then finds the later positions' work in the table), as
+    /// `analysis <moves made> <eval>` lines. A new request or `ping` cancels it.
+    fn analyze(&mut self, engine: &mut Engine) {
+        self.make_way(engine);
+        let positions = self.game.positions().to_vec();
+        let output = self.output.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            stop: stop.clone(),
+            ..Limits::none()
+        };
+        let levels = self.levels;
+        let cancelled = self.cancelled.clone();
+        self.cancellable = true;
+        engine.start(
+            stop,
+            Box::new(move |searcher| {
+                let started = Instant::now();
+                let mut nodes = 0;
+                for (moves_made, position) in positions.iter().enumerate().rev() {
+                    let report = searcher.think(position, &levels, &limits, &mut |_| {});
+                    nodes += report.nodes;
+                    if !report.complete || cancelled.load(Ordering::SeqCst) {
+                        return None;
+                    }
+                    output.line(&analysis_line(moves_made, position, report.value));
+                }
+                output.line(&nodestats_line(nodes, started.elapsed()));
+                None
             }),
         );
     }
@@ -394,17 +445,21 @@ fn top_moves(
     (best, nodes)
 }
 
-/// Levels for NBoard's `set depth`: our preset of that level up to the strongest, then deeper
-/// midgame searches and earlier solves, which NBoard's higher levels ask for.
-pub fn levels_for_depth(depth: i64) -> Option<Levels> {
-    let depth = u32::try_from(depth).ok().filter(|d| (1..=60).contains(d))?;
-    if depth <= MAX_LEVEL {
-        return Levels::preset(depth);
-    }
-    let mut levels = Levels::preset(MAX_LEVEL)?;
-    levels.midgame.depth = depth;
-    levels.endgame_empties = levels.endgame_empties.max(depth);
-    Some(levels)
+/// A `nodestats <nodes> <seconds>` line. NBoard divides by the time for its speed display and
+/// reads no exponent, so the time has microseconds and is never 0.
+pub fn nodestats_line(nodes: u64, elapsed: Duration) -> String {
+    format!("nodestats {nodes} {:.6}", elapsed.as_secs_f64().max(1e-6))
+}
+
+/// An `analysis <moves made> <eval>` line for `value`, the value of `position` for its side
+/// to move. The eval is given for Black, as NBoard's own engine gives it (the protocol's
+/// comment and its reference engine disagree; see protocol.md).
+pub fn analysis_line(moves_made: usize, position: &Position, value: Value) -> String {
+    let for_black = match position.side_to_move() {
+        Color::Black => value.discs(),
+        Color::White => -value.discs(),
+    };
+    format!("analysis {moves_made} {for_black:.2}")
 }
 
 /// A `search <pv> <eval> 0 <depth>` line for a finished depth.

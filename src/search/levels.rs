@@ -147,6 +147,25 @@ impl Levels {
         })
     }
 
+    /// These settings searched `depth` plies deep in the opening and the midgame, with the
+    /// endgame solved from the empties of preset `depth` (from `depth` empties beyond the
+    /// presets), the evaluators and modes kept: what NBoard's `set depth` asks for.
+    pub fn with_depth(&self, depth: u32) -> Option<Levels> {
+        if depth > 60 {
+            return None;
+        }
+        let preset = Levels::preset(depth.min(MAX_LEVEL))?;
+        let mut levels = *self;
+        levels.opening.depth = depth;
+        levels.midgame.depth = depth;
+        levels.endgame_empties = if depth > MAX_LEVEL {
+            preset.endgame_empties.max(depth)
+        } else {
+            preset.endgame_empties
+        };
+        Some(levels)
+    }
+
     /// The phase of `position`.
     pub fn phase(&self, position: &Position) -> Phase {
         let empties = position.empty_count();
@@ -248,6 +267,22 @@ mod tests {
         }
         assert_eq!(p.empty_count(), 55);
         assert_eq!(levels.phase(&p), Phase::Endgame);
+    }
+
+    #[test]
+    fn a_depth_sets_every_phase_and_keeps_the_evaluators() {
+        let mut base = Levels::default();
+        base.set("midgame-eval", "pattern").unwrap();
+        base.set("opening-eval", "weighted").unwrap();
+        for depth in [1, 8, 20, 30] {
+            let levels = base.with_depth(depth).unwrap();
+            assert_eq!((levels.opening.depth, levels.midgame.depth), (depth, depth));
+            assert_eq!(levels.midgame.eval, EvaluatorKind::Pattern);
+            assert_eq!(levels.opening.eval, EvaluatorKind::Weighted);
+        }
+        assert_eq!(base.with_depth(30).map(|l| l.endgame_empties), Some(30));
+        assert_eq!(base.with_depth(12).map(|l| l.endgame_empties), Some(22));
+        assert!(base.with_depth(0).is_none() && base.with_depth(61).is_none());
     }
 
     #[test]

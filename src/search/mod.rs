@@ -42,10 +42,11 @@ impl Limits {
 
     /// Stop after `time` (both deadlines at once).
     pub fn time(time: Duration) -> Limits {
-        let at = Instant::now() + time;
+        // A time too long for an instant is no limit.
+        let at = Instant::now().checked_add(time);
         Limits {
-            soft_deadline: Some(at),
-            hard_deadline: Some(at),
+            soft_deadline: at,
+            hard_deadline: at,
             ..Limits::default()
         }
     }
@@ -111,6 +112,17 @@ impl Value {
             Value::Estimate(v) => f64::from(v) / 100.0,
             Value::Exact(d) | Value::Wld(d) => f64::from(d),
         }
+    }
+
+    /// The value of a search score in the units of `eval`: an estimate in hundredths of a
+    /// disc, since the search compares the evaluator's own units but reports speak discs.
+    /// Proven results (beyond [`WIN`]) pass unchanged; estimates stay within 64 discs.
+    pub fn estimate<E: Evaluator + ?Sized>(score: i32, eval: &E) -> Value {
+        if score.abs() > WIN {
+            return Value::Estimate(score);
+        }
+        let scaled = (f64::from(score) * eval.centidiscs_per_unit()).round();
+        Value::Estimate(scaled.clamp(-6400.0, 6400.0) as i32)
     }
 
     /// The same value for the other side.
@@ -338,7 +350,7 @@ impl Searcher {
             guess = value;
             let report = SearchReport {
                 best_move,
-                value: Value::Estimate(value),
+                value: Value::estimate(value, eval),
                 depth,
                 pv: principal_variation(search.tt, position, kind, best_move, depth as usize),
                 nodes: search.nodes,

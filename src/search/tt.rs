@@ -44,9 +44,16 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         let bytes = mib.saturating_mul(1 << 20);
         let wanted = (bytes / std::mem::size_of::<Entry>()).max(1024);
-        let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        // A size the allocator refuses would abort the process: halve it until it fits.
+        let mut entries = Vec::new();
+        while entries.try_reserve_exact(size).is_err() && size > 1024 {
+            size /= 2;
+            log::warn!("cannot allocate the hash table; trying {size} entries");
+        }
+        entries.resize(size, Entry::default());
         TranspositionTable {
-            entries: vec![Entry::default(); size],
+            entries,
             mask: size - 2,
         }
     }
