@@ -198,3 +198,44 @@ fn analyse_prints_depths_and_a_best_move() {
     let mv = last.split_whitespace().nth(2).unwrap_or_default();
     assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{out}");
 }
+
+#[test]
+fn a_time_too_long_for_a_duration_is_no_limit() {
+    // Once a Duration overflow panic.
+    let o = run(&["analyse", "--time", "1e300", "--level", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+}
+
+#[test]
+fn a_hash_table_larger_than_memory_is_refused() {
+    // 65536 MiB is within the flag's range; on a machine with less memory allocating it
+    // aborted the process (status 134). Now it is refused up front.
+    let total_mib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .and_then(|k| k.parse::<u64>().ok())
+                })
+        })
+        .map(|kib| kib / 1024);
+    if total_mib.is_none_or(|t| t > 65536) {
+        eprintln!("skipped: this machine has 64 GiB or more, or no /proc/meminfo");
+        return;
+    }
+    for args in [
+        &["bench", "--hash", "65536"][..],
+        &["analyse", "--hash", "65536"],
+        &["gtp", "--hash", "65536"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let message = stderr(&o);
+        assert!(message.contains("does not fit"), "{message}");
+        assert_eq!(message.trim().lines().count(), 1, "{message}");
+    }
+}
