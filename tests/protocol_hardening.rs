@@ -115,17 +115,42 @@ fn nboard_clocks_too_large_for_a_duration_still_give_a_move() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+fn legal_names(position: &Position) -> Vec<String> {
+    let mut names: Vec<String> = position
+        .legal_squares()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn ggf_moves_tagged_with_the_wrong_colour_are_refused() {
     let mut s = Server::start(&["nboard", "--level", "1"]);
     s.send(&format!("set game {}", ggf_of(&["F5"], "")));
-    // Both moves tagged Black: D6 was White's. The game is refused, F5 stays.
-    s.send(&format!("set game (;GM[Othello]{START_BOARD}B[F5]B[D6];)"));
+    // Both moves tagged Black: D6 was White's. The game is refused, F5 stays (once it was
+    // read as F5 D6, Black to move).
     s.send(&format!("set game (;GM[Othello]{START_BOARD}W[F5];)"));
+    s.send(&format!("set game (;GM[Othello]{START_BOARD}B[F5]B[D6];)"));
     s.send("ping 1");
-    s.send("go");
     s.until(|l| l == "pong 1");
-    go_answer(&mut s, &after(&["F5"]));
+    // Wait for the hint to finish before the ping that ends it.
+    s.send("hint 64");
+    let lines = s.until(|l| l.starts_with("nodestats"));
+    let mut named: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .filter_map(|l| {
+            l.split(' ')
+                .nth(1)
+                .and_then(|pv| pv.get(..2))
+                .map(str::to_lowercase)
+        })
+        .collect();
+    named.sort();
+    named.dedup();
+    assert_eq!(named, legal_names(&after(&["F5"])));
     s.finish();
 }
 
