@@ -587,6 +587,8 @@ fn merge_refuses_files_it_cannot_combine() {
             "{\"engines\": [\"a\", \"b\"], \"games\": [".into(),
         ),
         ("broken.csv", "game,opening,black\n1,f5,a\n".into()),
+        ("beyond.json", json("\"a\", \"b\"", &[game(5, "a", "b")])),
+        ("itself.json", json("\"a\", \"b\"", &[game(3, "a", "a")])),
     ];
     let path = |name: &str| temp_path(&format!("merge-{name}"));
     for (name, contents) in &files {
@@ -604,6 +606,14 @@ fn merge_refuses_files_it_cannot_combine() {
             "cannot be read: line 1",
         ),
         (vec![path("broken.csv")], "no 'white' column"),
+        (
+            vec![path("ab.json"), path("beyond.json")],
+            "merge-beyond.json' cannot be read: game 5 is numbered beyond the 4 scheduled games",
+        ),
+        (
+            vec![path("itself.json")],
+            "merge-itself.json' cannot be read: game 3 has engine 'a' playing itself",
+        ),
         (vec![path("ab.json"), missing], "cannot read results file"),
         (vec![], "needs one or more results files"),
     ];
