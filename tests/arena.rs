@@ -90,10 +90,20 @@ fn assert_faults_lose(bad: &str, name: &str, fault: &str, reason: &str) {
 fn each_fault_loses_its_games_with_the_reason_and_the_match_completes() {
     let engine = fixture();
     for (fault, reason) in [
-        ("crash", "crashed"),
+        // The crash is reported with the engine's last stderr line, found past 200 KB of
+        // noise that the runner must drain lest the engine block on it.
+        (
+            "crash",
+            "crashed: exited during genmove; last stderr line: 'gtp_fixture: crashing on purpose'",
+        ),
         ("hang", "timeout"),
         ("illegal", "illegal move d4"),
-        ("garbage", "unparsable reply 'bestmove e6 ponder f4'"),
+        // A line that is not GTP is skipped as GUIs do; no reply follows it, so the move
+        // times out, and the reason quotes the line.
+        (
+            "garbage",
+            "timeout: no answer to genmove within 0.40 s; skipped output that is not GTP: 'bestmove e6 ponder f4'",
+        ),
         ("refuse", "genmove failed"),
     ] {
         let bad = format!("name=bad,gtp:{engine} {fault} 2");
@@ -238,6 +248,11 @@ fn bad_input_exits_2_before_any_game() {
                 "elo0=5,elo1=0".into(),
             ],
             "bad --sprt",
+        ),
+        // A self: engine that refuses its flags is reported with its own error message.
+        (
+            vec![good.clone(), "name=x,self:--no-such-flag".into()],
+            "unknown option '--no-such-flag'",
         ),
     ];
     for (args, expected) in cases {
@@ -630,4 +645,40 @@ fn merge_refuses_files_it_cannot_combine() {
     for (name, _) in &files {
         let _ = std::fs::remove_file(path(name));
     }
+}
+
+#[test]
+fn stray_lines_before_gtp_replies_are_skipped() {
+    // Edax writes `*** SEARCH STILL RUNNING ? (0) ***` before some genmove replies; the
+    // chatty fixture does it before every one.
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    let chatty = format!("name=chatty,gtp:{engine} chatty 0");
+    let o = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &chatty,
+        "--opening-plies",
+        "2",
+        "--max-openings",
+        "2",
+        "--move-time",
+        "0.5",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(game_lines(&out).len(), 4, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    // Skipped with a warning, once per engine process rather than once per line.
+    assert!(
+        err.contains(
+            "skipped a line that is not a GTP reply: '*** SEARCH STILL RUNNING ? (0) ***'"
+        ),
+        "{err}"
+    );
+    assert!(err.matches("skipped a line").count() <= 4, "{err}");
 }

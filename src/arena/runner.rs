@@ -386,6 +386,21 @@ impl Display {
     }
 }
 
+/// Warnings from the engine clients (lines skipped, ...) on standard error; `RUST_LOG`
+/// changes the level.
+fn init_logging() {
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format(|out, record| {
+            writeln!(
+                out,
+                "match: {}: {}",
+                record.level().as_str().to_ascii_lowercase(),
+                record.args()
+            )
+        })
+        .try_init();
+}
+
 /// Runs `othello-engine match ARGS` (or `match merge ...`); errors before the first game are
 /// command-line errors.
 pub fn run_match(args: &[String]) -> Result<(), CliError> {
@@ -397,6 +412,7 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         return Ok(());
     }
     let mut config = MatchConfig::parse(args)?;
+    init_logging();
     probe(&mut config.engines)?;
     let mut ggf_file = match &config.ggf {
         Some(path) => Some(
