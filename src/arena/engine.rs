@@ -6,6 +6,7 @@
 //! engine costs its game, never the match. Another thread drains its standard error and keeps
 //! the last lines, which say why an engine that exits did.
 
+use super::signals;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -195,6 +196,8 @@ pub enum EngineError {
     /// The engine closed its output or its input (it exited or crashed); with the last line
     /// it wrote on its standard error, if any.
     Exited(Option<String>),
+    /// The match was interrupted (SIGINT or SIGTERM) while waiting.
+    Aborted,
     /// A reply that is not GTP (`= ...` or `? ...`).
     Garbage(String),
     /// A `? message` reply.
@@ -215,6 +218,7 @@ impl std::fmt::Display for EngineError {
                 f,
                 "exited (crash or early quit); last stderr line: '{line}'"
             ),
+            EngineError::Aborted => f.write_str("stopped: the match was interrupted"),
             EngineError::Garbage(line) => write!(f, "unparsable reply '{line}'"),
             EngineError::Failure(message) => write!(f, "replied '? {message}'"),
         }
@@ -242,6 +246,9 @@ const STDERR_LINES: usize = 5;
 
 /// The longest standard error line kept, in bytes (the rest of a longer line is dropped).
 const STDERR_LINE_LIMIT: usize = 200;
+
+/// How often a wait for an engine looks whether the match was interrupted.
+const POLL: Duration = Duration::from_millis(50);
 
 /// The last lines of an engine's standard error, and whether it is closed.
 #[derive(Default)]
@@ -317,7 +324,9 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine with piped standard input, output and error, and threads that read
     /// them: the output line by line (line ends and a trailing `\r` removed, tabs made spaces,
-    /// bytes that are not UTF-8 replaced), the error keeping its last lines only.
+    /// bytes that are not UTF-8 replaced), the error keeping its last lines only. On Unix the
+    /// engine gets its own process group, so that a Ctrl-C at the terminal reaches the runner
+    /// alone and the runner stops its engines itself.
     pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&spec.program);
         command
@@ -327,6 +336,11 @@ impl EngineProcess {
             .stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
         }
         let mut child = command
             .spawn()
@@ -390,13 +404,22 @@ impl EngineProcess {
         written.map_err(|_| self.exited())
     }
 
-    /// The next line the engine writes, waiting until `deadline` at the most.
+    /// The next line the engine writes, waiting until `deadline` at the most; an interrupted
+    /// match ends the wait at once.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(None)),
-            Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+        loop {
+            if signals::caught().is_some() {
+                return Err(EngineError::Aborted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(POLL)) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout) if left <= POLL => {
+                    return Err(EngineError::Timeout(None));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            }
         }
     }
 }

@@ -336,6 +336,7 @@ fn fault_reason(error: EngineError, request: &str, timeout: Duration) -> String 
                 "; last stderr line: '{line}'"
             ))
         ),
+        EngineError::Aborted => EngineError::Aborted.to_string(),
         EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
         EngineError::Failure(m) => format!("{request} failed: '? {m}'"),
         EngineError::Start(m) => m,

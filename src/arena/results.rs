@@ -231,9 +231,11 @@ pub fn results_text(results: &Results, json: bool) -> String {
     )
 }
 
-/// Writes the results to `path`: JSON when it ends in `.json`, otherwise CSV.
+/// Writes the results to `path`, atomically (a reader or a crash never sees half a file):
+/// JSON when it ends in `.json`, otherwise CSV.
 pub fn write_results(path: &str, results: &Results) -> std::io::Result<()> {
-    std::fs::write(path, results_text(results, path.ends_with(".json")))
+    let text = results_text(results, path.ends_with(".json"));
+    super::files::write_atomically(std::path::Path::new(path), text.as_bytes())
 }
 
 /// Reads a results file's text: JSON when it starts with `{`, otherwise CSV. A CSV file does
