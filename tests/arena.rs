@@ -2,8 +2,10 @@
 //! tests/fixtures/gtp_fixture.rs (built by `cargo test` as the example `gtp_fixture`), our own
 //! engine over both protocols, and `match merge`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_othello-engine"))
@@ -90,10 +92,20 @@ fn assert_faults_lose(bad: &str, name: &str, fault: &str, reason: &str) {
 fn each_fault_loses_its_games_with_the_reason_and_the_match_completes() {
     let engine = fixture();
     for (fault, reason) in [
-        ("crash", "crashed"),
+        // The crash is reported with the engine's last stderr line, found past 200 KB of
+        // noise that the runner must drain lest the engine block on it.
+        (
+            "crash",
+            "crashed: exited during genmove; last stderr line: 'gtp_fixture: crashing on purpose'",
+        ),
         ("hang", "timeout"),
         ("illegal", "illegal move d4"),
-        ("garbage", "unparsable reply 'bestmove e6 ponder f4'"),
+        // A line that is not GTP is skipped as GUIs do; no reply follows it, so the move
+        // times out, and the reason quotes the line.
+        (
+            "garbage",
+            "timeout: no answer to genmove within 0.40 s; skipped output that is not GTP: 'bestmove e6 ponder f4'",
+        ),
         ("refuse", "genmove failed"),
     ] {
         let bad = format!("name=bad,gtp:{engine} {fault} 2");
@@ -238,6 +250,15 @@ fn bad_input_exits_2_before_any_game() {
                 "elo0=5,elo1=0".into(),
             ],
             "bad --sprt",
+        ),
+        // A self: engine that refuses its flags is reported with its own error message.
+        (
+            vec![good.clone(), "name=x,self:--no-such-flag".into()],
+            "unknown option '--no-such-flag'",
+        ),
+        (
+            vec![good.clone(), good.clone(), "--resume".into()],
+            "--resume needs --results",
         ),
     ];
     for (args, expected) in cases {
@@ -587,6 +608,8 @@ fn merge_refuses_files_it_cannot_combine() {
             "{\"engines\": [\"a\", \"b\"], \"games\": [".into(),
         ),
         ("broken.csv", "game,opening,black\n1,f5,a\n".into()),
+        ("beyond.json", json("\"a\", \"b\"", &[game(5, "a", "b")])),
+        ("itself.json", json("\"a\", \"b\"", &[game(3, "a", "a")])),
     ];
     let path = |name: &str| temp_path(&format!("merge-{name}"));
     for (name, contents) in &files {
@@ -604,6 +627,14 @@ fn merge_refuses_files_it_cannot_combine() {
             "cannot be read: line 1",
         ),
         (vec![path("broken.csv")], "no 'white' column"),
+        (
+            vec![path("ab.json"), path("beyond.json")],
+            "merge-beyond.json' cannot be read: game 5 is numbered beyond the 4 scheduled games",
+        ),
+        (
+            vec![path("itself.json")],
+            "merge-itself.json' cannot be read: game 3 has engine 'a' playing itself",
+        ),
         (vec![path("ab.json"), missing], "cannot read results file"),
         (vec![], "needs one or more results files"),
     ];
@@ -620,4 +651,313 @@ fn merge_refuses_files_it_cannot_combine() {
     for (name, _) in &files {
         let _ = std::fs::remove_file(path(name));
     }
+}
+
+#[test]
+fn stray_lines_before_gtp_replies_are_skipped() {
+    // Edax writes `*** SEARCH STILL RUNNING ? (0) ***` before some genmove replies; the
+    // chatty fixture does it before every one.
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    let chatty = format!("name=chatty,gtp:{engine} chatty 0");
+    let o = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &chatty,
+        "--opening-plies",
+        "2",
+        "--max-openings",
+        "2",
+        "--move-time",
+        "0.5",
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o.stdout);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(game_lines(&out).len(), 4, "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    // Skipped with a warning, once per engine process rather than once per line.
+    assert!(
+        err.contains(
+            "skipped a line that is not a GTP reply: '*** SEARCH STILL RUNNING ? (0) ***'"
+        ),
+        "{err}"
+    );
+    assert!(err.matches("skipped a line").count() <= 4, "{err}");
+}
+
+/// A fresh directory for the fixture's pid files (GTP_FIXTURE_PID_DIR).
+fn pid_dir(name: &str) -> PathBuf {
+    let dir = temp_path(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The fixture processes started so far, by the pid files in `dir`.
+fn pids(dir: &Path) -> Vec<u32> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether process `pid` still runs (a zombie does not count: its parent is gone and init
+/// reaps it).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| rest.to_string()))
+        .is_some_and(|rest| !rest.starts_with('Z'))
+}
+
+fn sigterm(pid: u32) {
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+#[test]
+fn unwritable_output_files_are_refused_before_any_engine_starts() {
+    let engine = fixture();
+    let good = format!("gtp:{engine}");
+    let missing = temp_path("no-such-dir").join("none");
+    let results = missing.join("r.json");
+    let ggf = missing.join("g.ggf");
+    let dir = std::env::temp_dir();
+    for (flag, path, expected) in [
+        (
+            "--results",
+            results.display().to_string(),
+            format!("cannot write results file '{}'", results.display()),
+        ),
+        (
+            "--ggf",
+            ggf.display().to_string(),
+            format!("cannot write GGF file '{}'", ggf.display()),
+        ),
+        (
+            "--results",
+            dir.display().to_string(),
+            "is a directory".to_string(),
+        ),
+    ] {
+        let started = pid_dir("unwritable-pids");
+        let clock = Instant::now();
+        let o = Command::new(binary())
+            .arg("match")
+            .args(["--engine", &good, "--engine", &good])
+            .args(["--opening-plies", "4", "--move-time", "0.2", flag, &path])
+            .env("GTP_FIXTURE_PID_DIR", &started)
+            .output()
+            .expect("the binary starts");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag} {path}: {err}");
+        assert!(err.contains(&expected), "{err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(game_lines(&text(&o.stdout)).is_empty());
+        assert!(pids(&started).is_empty(), "no engine may start: {err}");
+        assert!(clock.elapsed() < Duration::from_secs(5), "refused at once");
+        let _ = std::fs::remove_dir_all(started);
+    }
+}
+
+/// The resumable match of the interruption test: our level 2 at depth 2 against the fixture
+/// slowed down to 15 ms a move, both deterministic, 12 games two at a time.
+fn resumable_match(results: &Path, ggf: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(binary());
+    command
+        .arg("match")
+        .args(["--engine", "name=self2,self:--level 2"])
+        .args(["--engine", &format!("name=fixture,gtp:{}", fixture())])
+        .args(["--opening-plies", "4", "--max-openings", "6", "--seed", "5"])
+        .args(["--depth", "2", "--concurrency", "2"])
+        .args(["--results", results.to_str().unwrap()])
+        .args(["--ggf", ggf.to_str().unwrap()])
+        .args(extra)
+        .env("GTP_FIXTURE_DELAY_MS", "15");
+    command
+}
+
+/// The schedule numbers of the records of a GGF file, in file order.
+fn ggf_numbers(ggf: &Path) -> Vec<usize> {
+    std::fs::read_to_string(ggf)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            l.split_once("PC[othello-engine match, game ")?
+                .1
+                .split_once(']')?
+                .0
+                .parse()
+                .ok()
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_stopped_by_sigterm_resumes_to_the_results_of_an_uninterrupted_run() {
+    let whole = temp_path("resume-whole.json");
+    let whole_ggf = temp_path("resume-whole.ggf");
+    let cut = temp_path("resume-cut.json");
+    let cut_ggf = temp_path("resume-cut.ggf");
+    let read = |p: &PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+
+    let o = resumable_match(&whole, &whole_ggf, &[])
+        .output()
+        .expect("the binary starts");
+    let all = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(game_lines(&all).len(), 12, "{all}");
+
+    // The same match, stopped by SIGTERM once three games are done.
+    let mut child = resumable_match(&cut, &cut_ggf, &[])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut before = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let game = line.starts_with("game ");
+        before.push(line);
+        if before.iter().filter(|l| l.starts_with("game ")).count() == 3 && game {
+            break;
+        }
+    }
+    let clock = Instant::now();
+    sigterm(child.id());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    let stopped = format!("{}\n{}", before.join("\n"), rest.join("\n"));
+    assert_eq!(status.code(), Some(143), "{stopped}\n{err}");
+    assert!(clock.elapsed() < Duration::from_secs(5), "stops promptly");
+    assert!(
+        stopped.contains("match interrupted by SIGTERM"),
+        "{stopped}"
+    );
+    assert!(
+        stopped.contains("finished "),
+        "the summary so far: {stopped}"
+    );
+    let kept = game_lines(&stopped).len();
+    assert!((3..12).contains(&kept), "{stopped}");
+    // Every finished game is in both files, and nothing else.
+    assert_eq!(
+        read(&cut).matches("\"game\":").count(),
+        kept,
+        "{}",
+        read(&cut)
+    );
+    assert_eq!(ggf_numbers(&cut_ggf).len(), kept);
+
+    // Resumed: only the missing games are played, and the files end as the whole run's.
+    let o = resumable_match(&cut, &cut_ggf, &["--resume"])
+        .output()
+        .expect("the binary starts");
+    let resumed = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        resumed.contains(&format!(
+            "resuming: {kept} games already played, {} to play",
+            12 - kept
+        )),
+        "{resumed}"
+    );
+    assert_eq!(game_lines(&resumed).len(), 12 - kept, "{resumed}");
+    assert_eq!(summary_of(&resumed), summary_of(&all));
+    assert_eq!(read(&cut), read(&whole), "byte for byte");
+    let mut numbers = ggf_numbers(&cut_ggf);
+    numbers.sort();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>(), "each game once");
+
+    // Resuming a complete match plays nothing and changes nothing.
+    let o = resumable_match(&cut, &cut_ggf, &["--resume"])
+        .output()
+        .expect("the binary starts");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(game_lines(&text(&o.stdout)).is_empty());
+    assert_eq!(read(&cut), read(&whole));
+    assert_eq!(ggf_numbers(&cut_ggf).len(), 12);
+
+    // The results file of another match is refused.
+    let o = resumable_match(&cut, &cut_ggf, &["--resume", "--max-openings", "5"])
+        .output()
+        .expect("the binary starts");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot resume from results file")
+            && err.contains("its schedule has 12 games, this match's 10"),
+        "{err}"
+    );
+    assert!(game_lines(&text(&o.stdout)).is_empty());
+    for path in [whole, whole_ggf, cut, cut_ggf] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn sigterm_stops_a_hung_engine_and_keeps_the_results_file() {
+    let engine = fixture();
+    let started = pid_dir("hung-pids");
+    let results = temp_path("hung.json");
+    // The stuck engine plays one move, then never answers; no clock (--depth), so only
+    // the interruption can end the game before its two minutes are up.
+    let mut child = Command::new(binary())
+        .arg("match")
+        .args(["--engine", &format!("name=good,gtp:{engine}")])
+        .args(["--engine", &format!("name=stuck,gtp:{engine} hang 1")])
+        .args([
+            "--opening-plies",
+            "2",
+            "--max-openings",
+            "1",
+            "--depth",
+            "1",
+        ])
+        .args(["--results", results.to_str().unwrap()])
+        .env("GTP_FIXTURE_PID_DIR", &started)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    // Two engines probed, then the two of the first game.
+    let clock = Instant::now();
+    while pids(&started).len() < 4 && clock.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(pids(&started).len(), 4);
+    std::thread::sleep(Duration::from_millis(500));
+    let clock = Instant::now();
+    sigterm(child.id());
+    let mut out = String::new();
+    let _ = child.stdout.take().unwrap().read_to_string(&mut out);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{out}");
+    assert!(clock.elapsed() < Duration::from_secs(5), "stops promptly");
+    assert!(
+        out.contains("match interrupted by SIGTERM: 0 games finished, 1 under way abandoned"),
+        "{out}"
+    );
+    assert!(out.contains("finished 0 games"), "{out}");
+    for pid in pids(&started) {
+        assert!(!running(pid), "engine {pid} is still running");
+    }
+    let written = std::fs::read_to_string(&results).unwrap_or_default();
+    assert!(written.contains("\"scheduled_games\": 2"), "{written}");
+    assert_eq!(written.matches("\"game\":").count(), 0, "{written}");
+    let _ = std::fs::remove_dir_all(started);
+    let _ = std::fs::remove_file(results);
 }

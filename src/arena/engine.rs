@@ -3,12 +3,16 @@
 //!
 //! Both clients share [`EngineProcess`]: the engine's standard output is read by a thread that
 //! forwards each line over a channel, so every reply can be waited for with a deadline: a hung
-//! engine costs its game, never the match.
+//! engine costs its game, never the match. Another thread drains its standard error and keeps
+//! the last lines, which say why an engine that exits did.
 
-use std::io::{BufRead, BufReader, Write};
+use super::signals;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The protocol an engine speaks.
@@ -186,10 +190,14 @@ impl EngineSpec {
 pub enum EngineError {
     /// The process could not be started.
     Start(String),
-    /// No complete reply within the time allowed.
-    Timeout,
-    /// The engine closed its output or its input (it exited or crashed).
-    Exited,
+    /// No complete reply within the time allowed; with the last line skipped while waiting
+    /// because it was not the protocol's (a GTP engine writing something else), if any.
+    Timeout(Option<String>),
+    /// The engine closed its output or its input (it exited or crashed); with the last line
+    /// it wrote on its standard error, if any.
+    Exited(Option<String>),
+    /// The match was interrupted (SIGINT or SIGTERM) while waiting.
+    Aborted,
     /// A reply that is not GTP (`= ...` or `? ...`).
     Garbage(String),
     /// A `? message` reply.
@@ -200,8 +208,17 @@ impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EngineError::Start(e) => write!(f, "could not start: {e}"),
-            EngineError::Timeout => f.write_str("no reply in time"),
-            EngineError::Exited => f.write_str("exited (crash or early quit)"),
+            EngineError::Timeout(None) => f.write_str("no reply in time"),
+            EngineError::Timeout(Some(line)) => write!(
+                f,
+                "no reply in time; skipped output that is not GTP: '{line}'"
+            ),
+            EngineError::Exited(None) => f.write_str("exited (crash or early quit)"),
+            EngineError::Exited(Some(line)) => write!(
+                f,
+                "exited (crash or early quit); last stderr line: '{line}'"
+            ),
+            EngineError::Aborted => f.write_str("stopped: the match was interrupted"),
             EngineError::Garbage(line) => write!(f, "unparsable reply '{line}'"),
             EngineError::Failure(message) => write!(f, "replied '? {message}'"),
         }
@@ -215,33 +232,127 @@ fn quote(line: &str) -> String {
     line.chars().take(QUOTE_LIMIT).collect()
 }
 
+/// The longest standard error line quoted in messages: an engine's own error message is
+/// worth more room than a reply.
+const LONG_QUOTE_LIMIT: usize = 160;
+
+fn quote_long(line: &str) -> String {
+    line.chars().take(LONG_QUOTE_LIMIT).collect()
+}
+
+/// How many lines of an engine's standard error are kept: enough for the message of an
+/// engine that exits, few enough that a chatty engine costs nothing.
+const STDERR_LINES: usize = 5;
+
+/// The longest standard error line kept, in bytes (the rest of a longer line is dropped).
+const STDERR_LINE_LIMIT: usize = 200;
+
+/// How often a wait for an engine looks whether the match was interrupted.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The last lines of an engine's standard error, and whether it is closed.
+#[derive(Default)]
+struct StderrTail {
+    state: Mutex<(VecDeque<String>, bool)>,
+    closed: Condvar,
+}
+
+impl StderrTail {
+    /// Keeps a finished line (blank ones say nothing).
+    fn push(&self, bytes: &[u8]) {
+        let line = String::from_utf8_lossy(bytes);
+        let line = line.trim_end_matches(['\n', '\r']).replace('\t', " ");
+        if line.trim().is_empty() {
+            return;
+        }
+        if let Ok(mut state) = self.state.lock() {
+            if state.0.len() == STDERR_LINES {
+                state.0.pop_front();
+            }
+            state.0.push_back(line.trim().to_string());
+        }
+    }
+
+    /// Reads `stream` to its end, keeping the last lines; each line is cut to
+    /// [`STDERR_LINE_LIMIT`] bytes, so memory stays bounded whatever the engine writes.
+    fn drain(&self, mut stream: impl Read) {
+        let mut chunk = [0u8; 4096];
+        let mut line = Vec::new();
+        loop {
+            let n = match stream.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            for &byte in &chunk[..n] {
+                if byte == b'\n' {
+                    self.push(&line);
+                    line.clear();
+                } else if line.len() < STDERR_LINE_LIMIT {
+                    line.push(byte);
+                }
+            }
+        }
+        self.push(&line);
+        if let Ok(mut state) = self.state.lock() {
+            state.1 = true;
+        }
+        self.closed.notify_all();
+    }
+
+    /// The last line, once the stream is closed or `wait` has passed (an engine that exits
+    /// closes its standard error a moment after its output).
+    fn last_line(&self, wait: Duration) -> Option<String> {
+        let state = self.state.lock().ok()?;
+        let (state, _) = self
+            .closed
+            .wait_timeout_while(state, wait, |state| !state.1)
+            .ok()?;
+        state.0.back().cloned()
+    }
+}
+
 /// A running engine process with line-based pipes, whatever its protocol. Dropping it closes
-/// the engine's input and, if it does not exit at once, kills it.
+/// the engine's input and, if it does not exit at once, kills it; either way it is waited
+/// for, so no zombie is left.
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    stderr: Arc<StderrTail>,
 }
 
 impl EngineProcess {
-    /// Starts the engine with piped standard input and output (its standard error is
-    /// discarded, as GTP controllers do) and a thread that reads the output line by line:
-    /// line ends and a trailing `\r` removed, tabs made spaces, bytes that are not UTF-8
-    /// replaced.
+    /// Starts the engine with piped standard input, output and error, and threads that read
+    /// them: the output line by line (line ends and a trailing `\r` removed, tabs made spaces,
+    /// bytes that are not UTF-8 replaced), the error keeping its last lines only. On Unix the
+    /// engine gets its own process group, so that a Ctrl-C at the terminal reaches the runner
+    /// alone and the runner stops its engines itself.
     pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&spec.program);
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
         }
         let mut child = command
             .spawn()
             .map_err(|e| EngineError::Start(format!("{}: {e}", spec.program.display())))?;
         let stdin = child.stdin.take();
+        let stderr = Arc::new(StderrTail::default());
+        if let Some(stream) = child.stderr.take() {
+            let tail = stderr.clone();
+            std::thread::spawn(move || tail.drain(stream));
+        } else {
+            stderr.drain(std::io::empty());
+        }
         let stdout = child
             .stdout
             .take()
@@ -269,25 +380,46 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            stderr,
         })
+    }
+
+    /// The error for an engine that closed its pipes, with its last standard error line.
+    fn exited(&self) -> EngineError {
+        EngineError::Exited(
+            self.stderr
+                .last_line(Duration::from_millis(300))
+                .map(|l| quote_long(&l)),
+        )
     }
 
     /// Writes one line to the engine and flushes it.
     pub fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
-        let stdin = self.stdin.as_mut().ok_or(EngineError::Exited)?;
-        stdin
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.exited());
+        };
+        let written = stdin
             .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(|_| EngineError::Exited)
+            .and_then(|()| stdin.flush());
+        written.map_err(|_| self.exited())
     }
 
-    /// The next line the engine writes, waiting until `deadline` at the most.
+    /// The next line the engine writes, waiting until `deadline` at the most; an interrupted
+    /// match ends the wait at once.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited),
+        loop {
+            if signals::caught().is_some() {
+                return Err(EngineError::Aborted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(POLL)) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout) if left <= POLL => {
+                    return Err(EngineError::Timeout(None));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            }
         }
     }
 }
@@ -310,6 +442,10 @@ impl Drop for EngineProcess {
 /// A running GTP engine. Dropping it stops the process.
 pub struct GtpEngine {
     process: EngineProcess,
+    /// The engine's name, for warnings.
+    name: String,
+    /// Lines skipped so far because they were not GTP replies.
+    skipped: usize,
     /// True when the engine reads fractional seconds in time commands (our own `self:`
     /// engines); others get whole seconds, as GTP writes them.
     pub fractional_seconds: bool,
@@ -320,6 +456,8 @@ impl GtpEngine {
     pub fn start(spec: &EngineSpec) -> Result<GtpEngine, EngineError> {
         Ok(GtpEngine {
             process: EngineProcess::start(spec)?,
+            name: spec.name.clone(),
+            skipped: 0,
             fractional_seconds: spec.is_self,
         })
     }
@@ -335,22 +473,50 @@ impl GtpEngine {
     }
 
     /// Sends one command and waits up to `timeout` for its whole reply; returns the text
-    /// after `=` (lines joined by newlines), or the error.
+    /// after `=` (lines joined by newlines), or the error. A reply starts with `=` or `?`:
+    /// other lines before it are skipped as GUIs do (Edax writes `*** SEARCH STILL RUNNING ?
+    /// (0) ***` before some replies), with a warning for the first of each engine process.
     pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, EngineError> {
         let deadline = Instant::now() + timeout;
         self.process.write_line(command)?;
         let mut reply: Vec<String> = Vec::new();
+        let mut stray: Option<String> = None;
         loop {
-            let line = self.process.read_line(deadline)?;
-            if line.trim().is_empty() {
-                if reply.is_empty() {
+            let line = match self.process.read_line(deadline) {
+                Ok(line) => line,
+                Err(EngineError::Timeout(_)) => return Err(EngineError::Timeout(stray)),
+                Err(e) => return Err(e),
+            };
+            if reply.is_empty() {
+                if line.trim().is_empty() {
                     continue; // blank lines before a reply are allowed
                 }
+                if !line.starts_with(['=', '?']) {
+                    self.skip(&line);
+                    stray = Some(quote(&line));
+                    continue;
+                }
+            } else if line.trim().is_empty() {
                 break;
             }
             reply.push(line);
         }
         parse_reply(&reply)
+    }
+
+    /// Logs a line skipped before a reply: a warning the first time, so that a chatty
+    /// engine does not flood the log, later ones at debug level.
+    fn skip(&mut self, line: &str) {
+        if self.skipped == 0 {
+            log::warn!(
+                "engine '{}': skipped a line that is not a GTP reply: '{}' (later ones are logged at debug level)",
+                self.name,
+                quote(line)
+            );
+        } else {
+            log::debug!("engine '{}': skipped '{}'", self.name, quote(line));
+        }
+        self.skipped += 1;
     }
 
     /// Sends `quit`, gives the engine a moment to exit, and stops it.
@@ -493,6 +659,33 @@ mod tests {
         ] {
             assert!(EngineSpec::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn stderr_keeps_only_its_last_few_short_lines() {
+        let tail = StderrTail::default();
+        let mut text = String::new();
+        for i in 0..100 {
+            text += &format!("line {i}\n");
+        }
+        text += &"x".repeat(1_000_000);
+        text += "\n\n  \nfatal:\tbad flag\r\n";
+        tail.drain(text.as_bytes());
+        let state = tail.state.lock().map(|s| s.clone());
+        let (lines, closed) = state.as_ref().expect("not poisoned");
+        assert!(closed);
+        let long = "x".repeat(STDERR_LINE_LIMIT);
+        let expected = ["line 97", "line 98", "line 99", &long, "fatal: bad flag"];
+        assert_eq!(lines.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(
+            tail.last_line(Duration::ZERO).as_deref(),
+            Some("fatal: bad flag")
+        );
+        // A stream not closed yet gives what it has after the wait.
+        assert_eq!(
+            StderrTail::default().last_line(Duration::from_millis(1)),
+            None
+        );
     }
 
     #[test]

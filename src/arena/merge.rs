@@ -63,6 +63,9 @@ pub fn merge(files: &[(&str, Results)]) -> Result<Results, String> {
     let listed = files.iter().find(|(_, r)| r.listed);
     let mut engines: Option<(&str, &Vec<String>)> = listed.map(|(p, r)| (*p, &r.engines));
     for (path, results) in files {
+        results
+            .check()
+            .map_err(|e| format!("results file '{path}': {e}"))?;
         for game in &results.games {
             for name in [&game.black, &game.white] {
                 if !results.engines.contains(name) {
@@ -194,6 +197,8 @@ mod tests {
         let csv_ac = results(&["a", "c"], &[(3, "a", "c", 4)], None);
         let again = results(&["a", "b"], &[(1, "a", "b", 4)], Some(4));
         let stray = results(&["a", "b"], &[(3, "a", "x", 4)], Some(4));
+        let beyond = results(&["a", "b"], &[(5, "a", "b", 4)], Some(4));
+        let itself = results(&["a", "b"], &[(3, "a", "a", 4)], Some(4));
         for (other, expected) in [
             (&ac, "different engines"),
             (&ba, "different engines"),
@@ -201,6 +206,11 @@ mod tests {
             (&longer, "different schedules"),
             (&again, "game 1 is in both"),
             (&stray, "engine 'x'"),
+            (
+                &beyond,
+                "'second': game 5 is numbered beyond the 4 scheduled games",
+            ),
+            (&itself, "'second': game 3 has engine 'a' playing itself"),
         ] {
             let e = merge(&[("first", ab.clone()), ("second", other.clone())]).err();
             assert!(e.as_deref().is_some_and(|e| e.contains(expected)), "{e:?}");

@@ -3,6 +3,7 @@
 //! clocks, and scores the match.
 
 pub mod engine;
+pub mod files;
 pub mod merge;
 pub mod openings;
 pub mod progress;
@@ -10,6 +11,7 @@ pub mod records;
 pub mod referee;
 pub mod results;
 pub mod runner;
+pub mod signals;
 pub mod stats;
 
 pub use runner::{USAGE, run_match};

@@ -18,16 +18,20 @@ fn ggf_board(position: &Position) -> String {
     format!("8 {}", position.to_obf().replace('X', "*"))
 }
 
-/// A game from the standard start in GGF: `tags` (written `XX[...]`) after `GM` and `PC`,
-/// then `TY` and the board, each move as `B[F5]` or with its time `B[F5//1.234]`, and
+/// The place (`PC`) of the games a match sends and records; a record adds its game number.
+const PLACE: &str = "othello-engine match";
+
+/// A game from the standard start in GGF: `PC[place]` and `tags` (written `XX[...]`) after
+/// `GM`, then `TY` and the board, each move as `B[F5]` or with its time `B[F5//1.234]`, and
 /// `trailer` tags after the moves.
 fn ggf_game(
+    place: &str,
     tags: &str,
     moves: impl IntoIterator<Item = (Move, Option<Duration>)>,
     trailer: &str,
 ) -> String {
     let mut out = format!(
-        "(;GM[Othello]PC[othello-engine match]{tags}TY[8]BO[{}]",
+        "(;GM[Othello]PC[{place}]{tags}TY[8]BO[{}]",
         ggf_board(&Position::start())
     );
     let mut position = Position::start();
@@ -54,7 +58,8 @@ fn all_moves(game: &Game) -> impl Iterator<Item = (Move, Option<Duration>)> + '_
     opening.chain(game.moves.iter().copied())
 }
 
-/// One game in GGF: players, clock, start board, the opening moves, then the engines' moves
+/// One game in GGF: its number in the schedule (in `PC`, which lets `--resume` tell the
+/// records apart), players, clock, start board, the opening moves, then the engines' moves
 /// with their times, and the result (black's margin; `:t` after a timeout, `:r` after any
 /// other forfeit, with the reason as a comment).
 pub fn write_ggf(played: &Played, config: &MatchConfig) -> String {
@@ -82,7 +87,19 @@ pub fn write_ggf(played: &Played, config: &MatchConfig) -> String {
         Ending::Forfeit { side, reason } => format!("CO[{side} forfeits: {}]", ggf_value(reason)),
         Ending::Finished => String::new(),
     };
-    ggf_game(&tags, all_moves(game), &trailer)
+    let place = format!("{PLACE}, game {}", played.number);
+    ggf_game(&place, &tags, all_moves(game), &trailer)
+}
+
+/// The schedule number of a whole game record as [`write_ggf`] writes it (one line from `(;`
+/// to `;)`); none for anything else, such as a line cut short.
+pub fn ggf_game_number(line: &str) -> Option<usize> {
+    let line = line.trim();
+    if !line.starts_with("(;") || !line.ends_with(";)") {
+        return None;
+    }
+    let after = line.split_once(&format!("PC[{PLACE}, game "))?.1;
+    after.split_once(']')?.0.parse().ok()
 }
 
 /// The clock tags that tell an NBoard engine the runner's clocks.
@@ -146,7 +163,7 @@ pub fn nboard_game(
         ggf_value(names[1]),
         nboard_clocks(control, left, moves, position.side_to_move())
     );
-    ggf_game(&tags, all_moves(game).map(|(mv, _)| (mv, None)), "")
+    ggf_game(PLACE, &tags, all_moves(game).map(|(mv, _)| (mv, None)), "")
 }
 
 #[cfg(test)]
@@ -234,6 +251,34 @@ mod tests {
             [Duration::ZERO; 2],
         );
         assert!(!ggf.contains("TI[") && parse_ggf(&ggf).is_ok(), "{ggf}");
+    }
+
+    #[test]
+    fn records_carry_their_game_number_and_only_whole_ones_are_read_back() {
+        let args: Vec<String> = ["--engine", "name=a,self:", "--engine", "name=b,self:"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        let config = MatchConfig::parse(&args).map_err(|e| e.0);
+        let config = config.as_ref().expect("a good command line");
+        let played = Played {
+            number: 12,
+            opening: 0,
+            black: 1,
+            white: 0,
+            game: game("f5d6", &[("c3", Some(100))]),
+        };
+        let record = write_ggf(&played, config);
+        assert!(
+            record.starts_with("(;GM[Othello]PC[othello-engine match, game 12]"),
+            "{record}"
+        );
+        assert!(parse_ggf(&record).is_ok(), "{record}");
+        assert_eq!(ggf_game_number(&format!("{record}\n")), Some(12));
+        // Cut short (a crash mid-write), or not one of ours: no number.
+        assert_eq!(ggf_game_number(&record[..record.len() - 1]), None);
+        assert_eq!(ggf_game_number("(;GM[Othello]PC[NBoard];)"), None);
+        assert_eq!(ggf_game_number(""), None);
     }
 
     #[test]

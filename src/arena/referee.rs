@@ -323,11 +323,20 @@ fn request_move(
 /// The reason a failed `request` (allowed `timeout`) gives for the forfeit.
 fn fault_reason(error: EngineError, request: &str, timeout: Duration) -> String {
     match error {
-        EngineError::Timeout => format!(
-            "timeout: no answer to {request} within {:.2} s",
-            timeout.as_secs_f64()
+        EngineError::Timeout(stray) => format!(
+            "timeout: no answer to {request} within {:.2} s{}",
+            timeout.as_secs_f64(),
+            stray.map_or(String::new(), |line| format!(
+                "; skipped output that is not GTP: '{line}'"
+            ))
         ),
-        EngineError::Exited => format!("crashed: exited during {request}"),
+        EngineError::Exited(stderr) => format!(
+            "crashed: exited during {request}{}",
+            stderr.map_or(String::new(), |line| format!(
+                "; last stderr line: '{line}'"
+            ))
+        ),
+        EngineError::Aborted => EngineError::Aborted.to_string(),
         EngineError::Garbage(line) => format!("unparsable reply '{line}'"),
         EngineError::Failure(m) => format!("{request} failed: '? {m}'"),
         EngineError::Start(m) => m,

@@ -64,6 +64,33 @@ impl Results {
     pub fn forfeits(&self) -> usize {
         self.games.iter().filter(|g| g.forfeit.is_some()).count()
     }
+
+    /// Refuses games no match writes, which the statistics would silently leave out or
+    /// count wrongly: a number past the schedule (when the file gives its size), an engine
+    /// playing itself, a game number listed twice.
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen = std::collections::HashSet::new();
+        for game in &self.games {
+            if let Some(scheduled) = self.scheduled
+                && game.number > scheduled
+            {
+                return Err(format!(
+                    "game {} is numbered beyond the {scheduled} scheduled games",
+                    game.number
+                ));
+            }
+            if game.black == game.white {
+                return Err(format!(
+                    "game {} has engine '{}' playing itself",
+                    game.number, game.black
+                ));
+            }
+            if !seen.insert(game.number) {
+                return Err(format!("game {} is listed twice", game.number));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A JSON string literal.
@@ -204,20 +231,25 @@ pub fn results_text(results: &Results, json: bool) -> String {
     )
 }
 
-/// Writes the results to `path`: JSON when it ends in `.json`, otherwise CSV.
+/// Writes the results to `path`, atomically (a reader or a crash never sees half a file):
+/// JSON when it ends in `.json`, otherwise CSV.
 pub fn write_results(path: &str, results: &Results) -> std::io::Result<()> {
-    std::fs::write(path, results_text(results, path.ends_with(".json")))
+    let text = results_text(results, path.ends_with(".json"));
+    super::files::write_atomically(std::path::Path::new(path), text.as_bytes())
 }
 
 /// Reads a results file's text: JSON when it starts with `{`, otherwise CSV. A CSV file does
 /// not list the engines; they are taken from its games, each pairing's first engine (black
-/// in its odd-numbered games) before its second, in the order of the games.
+/// in its odd-numbered games) before its second, in the order of the games. Games that no
+/// match writes are refused (see [`Results::check`]).
 pub fn read_results(text: &str) -> Result<Results, String> {
-    if text.trim_start().starts_with('{') {
+    let results = if text.trim_start().starts_with('{') {
         read_json_results(text)
     } else {
         read_csv_results(text)
-    }
+    }?;
+    results.check()?;
+    Ok(results)
 }
 
 fn read_json_results(text: &str) -> Result<Results, String> {
@@ -788,6 +820,18 @@ mod tests {
                 "not closed",
             ),
             ("", "empty file"),
+            (
+                "{\"engines\": [\"a\", \"b\"], \"scheduled_games\": 2, \"games\": [{\"game\": 3, \"opening\": \"x\", \"black\": \"a\", \"white\": \"b\", \"black_margin\": 0}]}",
+                "game 3 is numbered beyond the 2 scheduled games",
+            ),
+            (
+                "game,opening,black,white,black_margin,forfeit\n2,x,a,a,0,\n",
+                "game 2 has engine 'a' playing itself",
+            ),
+            (
+                "game,opening,black,white,black_margin,forfeit\n2,x,a,b,0,\n2,x,a,b,0,\n",
+                "game 2 is listed twice",
+            ),
             (
                 &format!("{{\"engines\": {}", "[".repeat(100)),
                 "nested too deeply",

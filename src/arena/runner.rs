@@ -1,20 +1,26 @@
 //! The match command: reads the options, checks everything before the first game, schedules
-//! the games over worker threads, prints one line per game and the summary, and writes the
-//! records.
+//! the games over worker threads, prints one line per game and the summary, and keeps the
+//! records. The results and GGF files are brought up to date after every game (the results
+//! file replaced atomically), so an interrupted match loses only the games under way, and
+//! `--resume` plays only the games its results file lacks.
 
 use super::engine::{EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
+use super::files::{check_writable, write_atomically};
 use super::openings::{Opening, generate, parse_openings, shuffle};
 use super::progress::{Progress, status_line, terminal_width};
-use super::records::write_ggf;
+use super::records::{ggf_game_number, write_ggf};
 use super::referee::{Ending, Game, SETUP_TIMEOUT, TimeControl, play_game};
-use super::results::{GameRow, Results, write_results};
+use super::results::{GameRow, Results, read_results, write_results};
+use super::signals;
 use super::stats::{EloEstimate, PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use crate::board::Color;
 use crate::cli::{Arity, CliError, Options, parse_in_range};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,9 +29,10 @@ pub const USAGE: &str = "\
   match --engine SPEC --engine SPEC [...] [--tc 60+0.5 | --move-time S] [--depth N]
         [--opening-plies N | --openings FILE] [--max-openings N] [--seed N]
         [--concurrency N] [--timeout-margin S] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
-        [--ggf FILE] [--results FILE.json|FILE.csv] [--shard i/n]
+        [--ggf FILE] [--results FILE.json|FILE.csv [--resume]] [--shard i/n]
       engine-against-engine games, each opening twice with colours swapped; SPEC is
-      [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND, nboard:COMMAND or self:LEVEL-FLAGS
+      [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND, nboard:COMMAND or self:LEVEL-FLAGS;
+      --resume plays only the games the results file lacks (same command line)
   match merge FILE... [--results FILE.json|FILE.csv]
       one summary of results files written by shards of one tournament";
 
@@ -48,6 +55,8 @@ pub struct MatchConfig {
     pub ggf: Option<String>,
     /// Where to write the summary.
     pub results: Option<String>,
+    /// Continue the match of the results file: play only the games it lacks.
+    pub resume: bool,
     /// `(i, n)`: play only opening pairs i, i + n, i + 2n, ... of the schedule (1-based), so
     /// that one tournament can be spread over n machines; both games of an opening stay in
     /// one shard, which keeps the pentanomial counts whole.
@@ -100,6 +109,7 @@ const OPTIONS: &[(&str, Arity)] = &[
     ("ggf", Arity::Value),
     ("results", Arity::Value),
     ("shard", Arity::Value),
+    ("resume", Arity::Switch),
 ];
 
 fn seconds_option(options: &Options, name: &str, min: f64) -> Result<Option<Duration>, CliError> {
@@ -216,6 +226,12 @@ impl MatchConfig {
         if sprt.is_some() && engines.len() != 2 {
             return Err(CliError("--sprt needs exactly two engines".into()));
         }
+        let resume = options.has("resume");
+        if resume && !options.has("results") {
+            return Err(CliError(
+                "--resume needs --results FILE: the games played so far are read from it".into(),
+            ));
+        }
         Ok(MatchConfig {
             engines,
             openings,
@@ -225,6 +241,7 @@ impl MatchConfig {
             sprt,
             ggf: options.get("ggf").map(str::to_string),
             results: options.get("results").map(str::to_string),
+            resume,
             shard: options.get("shard").map(parse_shard).transpose()?,
         })
     }
@@ -331,28 +348,19 @@ enum Event {
     Finished(Box<Played>),
 }
 
-/// The results of the games played so far, for the results file and the summary.
-fn results_of(config: &MatchConfig, total: usize, games: &[Played]) -> Results {
+/// A finished game as the results file lists it.
+fn row_of(played: &Played, config: &MatchConfig) -> GameRow {
     let name = |i: usize| config.engines[i].name.clone();
-    Results {
-        engines: config.engines.iter().map(|e| e.name.clone()).collect(),
-        listed: true,
-        scheduled: Some(total),
-        shard: config.shard,
-        games: games
-            .iter()
-            .map(|p| GameRow {
-                number: p.number,
-                opening: p.game.opening.to_string(),
-                black: name(p.black),
-                white: name(p.white),
-                black_margin: p.game.black_margin,
-                forfeit: match &p.game.ending {
-                    Ending::Finished => None,
-                    Ending::Forfeit { side, reason } => Some(format!("{side} forfeits: {reason}")),
-                },
-            })
-            .collect(),
+    GameRow {
+        number: played.number,
+        opening: played.game.opening.to_string(),
+        black: name(played.black),
+        white: name(played.white),
+        black_margin: played.game.black_margin,
+        forfeit: match &played.game.ending {
+            Ending::Finished => None,
+            Ending::Forfeit { side, reason } => Some(format!("{side} forfeits: {reason}")),
+        },
     }
 }
 
@@ -386,8 +394,282 @@ impl Display {
     }
 }
 
+/// Every game of the whole schedule in order: for each opening, each pairing, the two
+/// colourings side by side.
+fn schedule(config: &MatchConfig) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for opening in 0..config.openings.len() {
+        for &(a, b) in pairings(config.engines.len()).iter().map(|s| &s.engines) {
+            for (black, white) in [(a, b), (b, a)] {
+                jobs.push(Job {
+                    number: jobs.len() + 1,
+                    opening,
+                    black,
+                    white,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Whether shard `(i, n)` plays `job`: the opening pairs i, i + n, ... (both games of a pair
+/// stay together).
+fn in_shard(job: &Job, shard: Option<(usize, usize)>) -> bool {
+    shard.is_none_or(|(i, n)| ((job.number - 1) / 2) % n == i - 1)
+}
+
+fn shard_text(shard: Option<(usize, usize)>) -> String {
+    shard.map_or("the whole schedule".into(), |(i, n)| {
+        format!("shard {i}/{n}")
+    })
+}
+
+/// Checks, before any engine starts, that the output files can be written (a match must not
+/// play for hours and then fail to write them).
+fn check_files(config: &MatchConfig) -> Result<(), CliError> {
+    if let (Some(results), Some(ggf)) = (&config.results, &config.ggf)
+        && Path::new(results) == Path::new(ggf)
+    {
+        return Err(CliError(format!(
+            "--results and --ggf name the same file '{results}'"
+        )));
+    }
+    for (path, what) in [(&config.results, "results"), (&config.ggf, "GGF")] {
+        if let Some(path) = path {
+            check_writable(Path::new(path))
+                .map_err(|e| CliError(format!("cannot write {what} file '{path}': {e}")))?;
+        }
+    }
+    Ok(())
+}
+
+/// The results file a resumed match continues, if there is one yet.
+fn read_previous(path: &str) -> Result<Option<Results>, CliError> {
+    let text = match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(CliError(format!(
+                "cannot read results file '{path}' to resume: {e}"
+            )));
+        }
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+    };
+    read_results(&text).map(Some).map_err(|e| {
+        CliError(format!(
+            "results file '{path}' cannot be read to resume: {e}"
+        ))
+    })
+}
+
+/// The games of `previous`, once it is checked to come from this very match: the same
+/// engines, schedule and shard, and every game the one this schedule has at its number (same
+/// players, same opening: the same openings and seed).
+fn resumed_games(
+    config: &MatchConfig,
+    schedule: &[Job],
+    previous: Results,
+    path: &str,
+) -> Result<Vec<GameRow>, CliError> {
+    let refuse = |why: String| {
+        CliError(format!(
+            "cannot resume from results file '{path}': {why}; resume with the command line that wrote it"
+        ))
+    };
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    if previous.listed && previous.engines != names {
+        return Err(refuse(format!(
+            "its engines are [{}], this match's [{}]",
+            previous.engines.join(", "),
+            names.join(", ")
+        )));
+    }
+    if let Some(n) = previous.scheduled
+        && n != schedule.len()
+    {
+        return Err(refuse(format!(
+            "its schedule has {n} games, this match's {}",
+            schedule.len()
+        )));
+    }
+    if previous.listed && previous.shard != config.shard {
+        return Err(refuse(format!(
+            "it holds {}, this match plays {}",
+            shard_text(previous.shard),
+            shard_text(config.shard)
+        )));
+    }
+    let mut seen = HashSet::new();
+    for game in &previous.games {
+        let job = schedule
+            .get(game.number.wrapping_sub(1))
+            .filter(|job| in_shard(job, config.shard))
+            .ok_or_else(|| {
+                refuse(format!(
+                    "game {} is not one this match plays ({} of {} games)",
+                    game.number,
+                    shard_text(config.shard),
+                    schedule.len()
+                ))
+            })?;
+        let opening = config.openings[job.opening].to_string();
+        let (black, white) = (&names[job.black], &names[job.white]);
+        if (&game.black, &game.white, &game.opening) != (black, white, &opening) {
+            return Err(refuse(format!(
+                "game {} is {} (black) vs {} (white) from opening {}, where this match has {black} vs {white} from {opening}",
+                game.number, game.black, game.white, game.opening
+            )));
+        }
+        if !seen.insert(game.number) {
+            return Err(refuse(format!("game {} is listed twice", game.number)));
+        }
+    }
+    let mut games = previous.games;
+    games.sort_by_key(|g| g.number);
+    Ok(games)
+}
+
+/// Opens the GGF file for appending. A new match empties it; a resumed one keeps only the
+/// records of the games resumed, each once (a game recorded there but not in the results
+/// file, cut off by a crash between the two writes, is played again), rewritten atomically.
+fn open_ggf(path: &str, resumed: &[GameRow]) -> std::io::Result<File> {
+    if resumed.is_empty() {
+        return File::create(path);
+    }
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let wanted: HashSet<usize> = resumed.iter().map(|g| g.number).collect();
+    let mut seen = HashSet::new();
+    let mut kept = String::new();
+    for line in text.lines() {
+        if let Some(number) = ggf_game_number(line)
+            && wanted.contains(&number)
+            && seen.insert(number)
+        {
+            kept.push_str(line.trim());
+            kept.push('\n');
+        }
+    }
+    if seen.len() < wanted.len() {
+        eprintln!(
+            "match: note: {} of the {} games resumed are not in GGF file '{path}'",
+            wanted.len() - seen.len(),
+            wanted.len()
+        );
+    }
+    write_atomically(Path::new(path), kept.as_bytes())?;
+    OpenOptions::new().append(true).open(path)
+}
+
+/// Keeps the match's files up to date: after every game the GGF file gets the game's record
+/// and then the results file is replaced, so the results file never lists a game the GGF
+/// file lacks.
+struct Recorder {
+    /// The results so far, games in schedule order (resumed ones included).
+    results: Results,
+    results_path: Option<String>,
+    ggf: Option<(String, File)>,
+}
+
+impl Recorder {
+    /// Writes the results file at once (the games resumed, or none), so that it always
+    /// describes this match, and opens the GGF file.
+    fn open(config: &MatchConfig, total: usize, games: Vec<GameRow>) -> Result<Recorder, CliError> {
+        let ggf = match &config.ggf {
+            Some(path) => Some((
+                path.clone(),
+                open_ggf(path, &games)
+                    .map_err(|e| CliError(format!("cannot write GGF file '{path}': {e}")))?,
+            )),
+            None => None,
+        };
+        let recorder = Recorder {
+            results: Results {
+                engines: config.engines.iter().map(|e| e.name.clone()).collect(),
+                listed: true,
+                scheduled: Some(total),
+                shard: config.shard,
+                games,
+            },
+            results_path: config.results.clone(),
+            ggf,
+        };
+        recorder.write_results()?;
+        Ok(recorder)
+    }
+
+    fn write_results(&self) -> Result<(), CliError> {
+        match &self.results_path {
+            Some(path) => write_results(path, &self.results)
+                .map_err(|e| CliError(format!("cannot write results file '{path}': {e}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// Records a finished game in both files; a failure is reported and the match goes on
+    /// (the next game writes the whole results file again).
+    fn add(&mut self, played: &Played, config: &MatchConfig) {
+        if let Some((path, file)) = &mut self.ggf {
+            // One write of the whole line: the file never holds half a game.
+            let record = format!("{}\n", write_ggf(played, config));
+            if let Err(e) = file.write_all(record.as_bytes()) {
+                eprintln!("match: cannot write GGF file '{path}': {e}");
+            }
+        }
+        let row = row_of(played, config);
+        let at = self
+            .results
+            .games
+            .partition_point(|g| g.number < row.number);
+        self.results.games.insert(at, row);
+        if let Err(e) = self.write_results() {
+            eprintln!("match: {e}");
+        }
+    }
+}
+
+/// The SPRT verdict after a game changed `score`: the first decision stands.
+fn sprt_after(
+    verdict: SprtVerdict,
+    score: Option<&PairingScore>,
+    sprt: Option<Sprt>,
+) -> SprtVerdict {
+    match (score, sprt, verdict) {
+        (Some(score), Some(sprt), SprtVerdict::Continue) => {
+            sprt.verdict(score.penta.llr(sprt.elo0, sprt.elo1))
+        }
+        _ => verdict,
+    }
+}
+
+/// Warnings from the engine clients (lines skipped, ...) on standard error; `RUST_LOG`
+/// changes the level.
+fn init_logging() {
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format(|out, record| {
+            writeln!(
+                out,
+                "match: {}: {}",
+                record.level().as_str().to_ascii_lowercase(),
+                record.args()
+            )
+        })
+        .try_init();
+}
+
+/// Ends the process after a signal, with the shell's status for it (128 + the signal).
+fn exit_after(signal: i32) -> ! {
+    let _ = std::io::stdout().flush();
+    std::process::exit(128 + signal)
+}
+
 /// Runs `othello-engine match ARGS` (or `match merge ...`); errors before the first game are
-/// command-line errors.
+/// command-line errors. SIGINT or SIGTERM stops the match: games under way are abandoned,
+/// engines stopped, finished games kept in the files, the summary so far printed, and the
+/// process exits with status 128 + the signal (130, 143).
 pub fn run_match(args: &[String]) -> Result<(), CliError> {
     if args.first().map(String::as_str) == Some("merge") {
         return super::merge::run_merge(&args[1..]);
@@ -397,34 +679,61 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         return Ok(());
     }
     let mut config = MatchConfig::parse(args)?;
-    probe(&mut config.engines)?;
-    let mut ggf_file = match &config.ggf {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| CliError(format!("cannot write GGF file '{path}': {e}")))?,
-        ),
-        None => None,
+    check_files(&config)?;
+    let previous = match (&config.results, config.resume) {
+        (Some(path), true) => read_previous(path)?,
+        _ => None,
     };
+    init_logging();
+    if let Err(e) = signals::install() {
+        eprintln!("match: note: cannot catch SIGINT and SIGTERM ({e})");
+    }
+    let probed = probe(&mut config.engines);
+    if let Some(signal) = signals::caught() {
+        eprintln!(
+            "match: interrupted by {} before the first game",
+            signals::name(signal)
+        );
+        exit_after(signal);
+    }
+    probed?;
+    let schedule = schedule(&config);
+    let total = schedule.len();
+    let resumed = match (previous, &config.results) {
+        (Some(previous), Some(path)) => resumed_games(&config, &schedule, previous, path)?,
+        (None, Some(path)) if config.resume => {
+            eprintln!(
+                "match: note: no results file '{path}' yet: the match starts from its first game"
+            );
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
+    let mut recorder = Recorder::open(&config, total, resumed)?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut scores = pairings(config.engines.len());
-    let mut jobs = VecDeque::new();
-    for opening in 0..config.openings.len() {
-        for &(a, b) in scores.iter().map(|s| &s.engines) {
-            for (black, white) in [(a, b), (b, a)] {
-                jobs.push_back(Job {
-                    number: jobs.len() + 1,
-                    opening,
-                    black,
-                    white,
-                });
-            }
+    let mut verdict = SprtVerdict::Continue;
+    for game in &recorder.results.games {
+        let index = |name: &str| names.iter().position(|n| n == name);
+        if let (Some(black), Some(white)) = (index(&game.black), index(&game.white)) {
+            let score = score_game(&mut scores, black, white, game.black_margin, game.pair());
+            verdict = sprt_after(verdict, score, config.sprt);
         }
     }
-    let total = jobs.len();
-    if let Some((i, n)) = config.shard {
-        // The schedule lists the two colourings of each (opening, pairing) side by side.
-        jobs.retain(|job| ((job.number - 1) / 2) % n == i - 1);
-    }
-    let to_play = jobs.len();
+    let resumed_count = recorder.results.games.len();
+    let done: HashSet<usize> = recorder.results.games.iter().map(|g| g.number).collect();
+    let shard_games = schedule
+        .iter()
+        .filter(|job| in_shard(job, config.shard))
+        .count();
+    let jobs: VecDeque<Job> = if verdict == SprtVerdict::Continue {
+        schedule
+            .into_iter()
+            .filter(|job| in_shard(job, config.shard) && !done.contains(&job.number))
+            .collect()
+    } else {
+        VecDeque::new()
+    };
     let display = Display {
         live: std::io::stdout().is_terminal(),
         width: terminal_width(),
@@ -434,21 +743,27 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         config.engines.len(),
         config.openings.len(),
         config.shard.map_or(String::new(), |(i, n)| format!(
-            " (shard {i}/{n}: {to_play} of them)"
+            " (shard {i}/{n}: {shard_games} of them)"
         )),
         config.concurrency
     ));
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    if config.resume && resumed_count > 0 {
+        display.line(&format!(
+            "match: resuming: {resumed_count} games already played, {} to play",
+            jobs.len()
+        ));
+    }
+    let workers_wanted = config.concurrency.min(jobs.len().max(1));
     let queue = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
     let config = Arc::new(config);
     let (sender, events) = channel::<Event>();
     let mut workers = Vec::new();
-    for _ in 0..config.concurrency.min(total.max(1)) {
+    for _ in 0..workers_wanted {
         let (queue, stop, config, sender) =
             (queue.clone(), stop.clone(), config.clone(), sender.clone());
         workers.push(std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
+            while !stop.load(Ordering::Relaxed) && signals::caught().is_none() {
                 let job = match queue.lock() {
                     Ok(mut q) => q.pop_front(),
                     Err(_) => None,
@@ -464,6 +779,9 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
                     config.control,
                     config.margin,
                 );
+                if signals::caught().is_some() {
+                    break; // cut short by the interruption, or not: it is abandoned either way
+                }
                 let played = Played {
                     number: job.number,
                     opening: job.opening,
@@ -478,29 +796,37 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
         }));
     }
     drop(sender);
-    let mut started = 0;
-    let mut all_games = Vec::new();
-    let mut verdict = SprtVerdict::Continue;
-    for event in events {
+    let (mut started, mut finished) = (0, 0);
+    let mut interrupted = None;
+    let progress = |finished: usize, started: usize| Progress {
+        done: resumed_count + finished,
+        total: shard_games,
+        running: started - finished,
+    };
+    loop {
+        let event = match events.recv_timeout(Duration::from_millis(100)) {
+            Ok(event) => Some(event),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        if interrupted.is_none()
+            && let Some(signal) = signals::caught()
+        {
+            interrupted = Some(signal);
+            stop.store(true, Ordering::Relaxed);
+        }
         let played = match event {
-            Event::Started => {
+            None => continue,
+            Some(Event::Started) => {
                 started += 1;
-                let progress = Progress {
-                    done: all_games.len(),
-                    total: to_play,
-                    running: started - all_games.len(),
-                };
-                display.status(progress, &names, &scores);
+                display.status(progress(finished, started), &names, &scores);
                 continue;
             }
-            Event::Finished(played) => *played,
+            Some(Event::Finished(played)) => *played,
         };
+        finished += 1;
+        recorder.add(&played, &config);
         display.line(&game_line(&played, &config.engines, total));
-        if let Some(file) = ggf_file.as_mut()
-            && let Err(e) = writeln!(file, "{}", write_ggf(&played, &config))
-        {
-            eprintln!("match: cannot write GGF: {e}");
-        }
         let pair = (played.number - 1) / 2;
         let score = score_game(
             &mut scores,
@@ -509,32 +835,36 @@ pub fn run_match(args: &[String]) -> Result<(), CliError> {
             played.game.black_margin,
             pair,
         );
-        // The first decision stands; games already under way still finish and count.
-        if let (Some(score), Some(sprt), SprtVerdict::Continue) = (score, config.sprt, verdict) {
-            verdict = sprt.verdict(score.penta.llr(sprt.elo0, sprt.elo1));
-            if verdict != SprtVerdict::Continue {
-                stop.store(true, Ordering::Relaxed);
-            }
+        verdict = sprt_after(verdict, score, config.sprt);
+        if verdict != SprtVerdict::Continue {
+            // Games already under way still finish and count.
+            stop.store(true, Ordering::Relaxed);
         }
-        all_games.push(played);
-        let progress = Progress {
-            done: all_games.len(),
-            total: to_play,
-            running: started.saturating_sub(all_games.len()),
-        };
-        display.status(progress, &names, &scores);
+        display.status(progress(finished, started), &names, &scores);
     }
     for worker in workers {
         let _ = worker.join();
     }
-    all_games.sort_by_key(|p| p.number);
-    let results = results_of(&config, total, &all_games);
-    display.line(&summary(&results, config.sprt.map(|s| (s, verdict))));
-    if let Some(path) = &config.results {
-        write_results(path, &results)
-            .map_err(|e| CliError(format!("cannot write results file '{path}': {e}")))?;
+    // The workers may all have stopped on the signal before the loop above looked.
+    let interrupted = interrupted.or_else(signals::caught);
+    let results = &recorder.results;
+    if let Some(signal) = interrupted {
+        display.line(&format!(
+            "match interrupted by {}: {} games finished, {} under way abandoned{}",
+            signals::name(signal),
+            results.games.len(),
+            started - finished,
+            if config.results.is_some() {
+                "; the same command with --resume plays the rest"
+            } else {
+                ""
+            }
+        ));
+        display.line(&summary(results, config.sprt.map(|s| (s, verdict))));
+        exit_after(signal);
     }
-    Ok(())
+    display.line(&summary(results, config.sprt.map(|s| (s, verdict))));
+    recorder.write_results()
 }
 
 /// The closing summary: per pairing W/D/L, score, disc margin, Elo, pentanomial, LOS, and the
