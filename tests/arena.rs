@@ -502,18 +502,20 @@ fn our_nboard_server_plays_a_match_on_the_clock_without_forfeits() {
     ]);
     let out = text(&o.stdout);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    // The name of its last `set myname`: version and the depth it was given.
+    let name = format!("othello-engine-{}-d1", env!("CARGO_PKG_VERSION"));
     let games = game_lines(&out);
     assert_eq!(games.len(), 4, "{out}");
     assert!(!out.contains("forfeits"), "{out}");
     assert_eq!(
         games
             .iter()
-            .filter(|l| l.contains("othello-engine (black) vs self1 (white)"))
+            .filter(|l| l.contains(&format!("{name} (black) vs self1 (white)")))
             .count(),
         2,
         "{out}"
     );
-    assert!(out.contains("othello-engine vs self1: W/D/L"), "{out}");
+    assert!(out.contains(&format!("{name} vs self1: W/D/L")), "{out}");
     // Standard output is not a terminal here: plain lines, no status line.
     assert!(!out.contains('\x1b') && !out.contains('\r'), "{out:?}");
 }
