@@ -399,7 +399,8 @@ fn run_serve(protocol: Option<Protocol>, args: &[String]) -> Result<(), CliError
 }
 
 fn run_train(args: &[String]) -> Result<(), CliError> {
-    use othello_engine::eval::train::{TrainSettings, load_wthor_dir, train_weights};
+    use othello_engine::eval::train::{TrainSettings, train_weights};
+    use othello_engine::game::wthor::load_wthor_dir;
     let options = Options::parse(
         args,
         &[

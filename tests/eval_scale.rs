@@ -3,8 +3,8 @@
 //! per disc. Protocols report these values to GUIs, which show them as discs.
 
 use othello_engine::board::{Move, Position};
-use othello_engine::eval::train::parse_wthor;
 use othello_engine::eval::{EvaluatorKind, evaluate_in_discs};
+use othello_engine::game::wthor::parse_wthor;
 use othello_engine::search::Searcher;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 //! built-in pattern weights against exact endgame scores.
 
 use othello_engine::board::parse_obf_line;
-use othello_engine::eval::train::{game_samples, parse_wthor};
 use othello_engine::eval::{Evaluator, Pattern};
+use othello_engine::game::wthor::{game_samples, parse_wthor};
 use std::path::Path;
 
 #[test]

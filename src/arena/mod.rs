@@ -5,7 +5,6 @@
 pub mod engine;
 pub mod files;
 pub mod merge;
-pub mod openings;
 pub mod progress;
 pub mod records;
 pub mod referee;

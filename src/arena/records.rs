@@ -1,62 +1,15 @@
 //! Games in GGF: the record of every game (`--ggf`, which NBoard opens), and the game so far
 //! as NBoard engines are sent it with `set game`, clocks included.
 
-use super::referee::{Ending, Game, TimeControl, ggf_time};
+use super::referee::{Ending, Game};
 use super::runner::{MatchConfig, Played};
-use crate::board::{Color, Move, Position};
-use std::fmt::Write as _;
+use crate::board::Color;
+use crate::game::clock::{TimeControl, nboard_clocks};
+use crate::game::ggf::{tag_value, write_game};
 use std::time::Duration;
-
-/// A GGF tag value: GGF has no escapes, so `]` cannot appear.
-fn ggf_value(text: &str) -> String {
-    text.replace(']', ")")
-}
-
-/// The GGF board: `8`, 64 cells (`*` black, `O` white, `-` empty) and the side to move:
-/// the OBF form with black written `*`.
-fn ggf_board(position: &Position) -> String {
-    format!("8 {}", position.to_obf().replace('X', "*"))
-}
 
 /// The place (`PC`) of the games a match sends and records; a record adds its game number.
 const PLACE: &str = "othello-engine match";
-
-/// A game from the standard start in GGF: `PC[place]` and `tags` (written `XX[...]`) after
-/// `GM`, then `TY` and the board, each move as `B[F5]` or with its time `B[F5//1.234]`, and
-/// `trailer` tags after the moves.
-fn ggf_game(
-    place: &str,
-    tags: &str,
-    moves: impl IntoIterator<Item = (Move, Option<Duration>)>,
-    trailer: &str,
-) -> String {
-    let mut out = format!(
-        "(;GM[Othello]PC[{place}]{tags}TY[8]BO[{}]",
-        ggf_board(&Position::start())
-    );
-    let mut position = Position::start();
-    for (mv, time) in moves {
-        let tag = match position.side_to_move() {
-            Color::Black => 'B',
-            Color::White => 'W',
-        };
-        let text = mv.to_string().to_ascii_uppercase();
-        let _ = match time {
-            Some(t) => write!(out, "{tag}[{text}//{:.3}]", t.as_secs_f64()),
-            None => write!(out, "{tag}[{text}]"),
-        };
-        position = position.play(mv).unwrap_or(position);
-    }
-    out.push_str(trailer);
-    out.push_str(";)");
-    out
-}
-
-/// The opening moves (no times), then the engines' moves with theirs.
-fn all_moves(game: &Game) -> impl Iterator<Item = (Move, Option<Duration>)> + '_ {
-    let opening = game.opening.moves.iter().map(|&m| (m, None));
-    opening.chain(game.moves.iter().copied())
-}
 
 /// One game in GGF: its number in the schedule (in `PC`, which lets `--resume` tell the
 /// records apart), players, clock, start board, the opening moves, then the engines' moves
@@ -80,15 +33,15 @@ pub fn write_ggf(played: &Played, config: &MatchConfig) -> String {
         .map_or(String::new(), |c| format!("TI[{c}]"));
     let tags = format!(
         "DT[{date}]PB[{}]PW[{}]RE[{result}]{clock}",
-        ggf_value(&config.engines[played.black].name),
-        ggf_value(&config.engines[played.white].name),
+        tag_value(&config.engines[played.black].name),
+        tag_value(&config.engines[played.white].name),
     );
     let trailer = match &game.ending {
-        Ending::Forfeit { side, reason } => format!("CO[{side} forfeits: {}]", ggf_value(reason)),
+        Ending::Forfeit { side, reason } => format!("CO[{side} forfeits: {}]", tag_value(reason)),
         Ending::Finished => String::new(),
     };
     let place = format!("{PLACE}, game {}", played.number);
-    ggf_game(&place, &tags, all_moves(game), &trailer)
+    write_game(&game.record(), &place, &tags, true, &trailer)
 }
 
 /// The schedule number of a whole game record as [`write_ggf`] writes it (one line from `(;`
@@ -102,46 +55,6 @@ pub fn ggf_game_number(line: &str) -> Option<usize> {
     after.split_once(']')?.0.parse().ok()
 }
 
-/// The clock tags that tell an NBoard engine the runner's clocks.
-///
-/// NBoard engines work out their time from the game: the clock's main time, minus each of
-/// their moves' times, plus the increment after each of their moves, passes and opening moves
-/// included (protocols.md §1.9; our server does the same). The moves are sent without times,
-/// so each side's clock is written as `MAIN/INCREMENT/0` with `MAIN` = the time it has left
-/// minus the increments its `moves` so far will add back: exact, with no grace to count on.
-/// When that would be negative (an increment large against the clock) the clock is written as
-/// what is left with no increment. A per-move limit `t` is written as `t` left with no
-/// increment: GGF has no per-move clocks. `TI` carries the side to move's clock (all that
-/// readers of `TI` alone need), then `TB` and `TW` both; untimed games have no clock tags.
-pub fn nboard_clocks(
-    control: TimeControl,
-    left: [Duration; 2],
-    moves: [u32; 2],
-    mover: Color,
-) -> String {
-    if control == TimeControl::Untimed {
-        return String::new();
-    }
-    let clock = |side: usize| {
-        let (main, increment) = match control {
-            TimeControl::Fischer { increment, .. } => increment
-                .checked_mul(moves[side])
-                .and_then(|added| left[side].checked_sub(added))
-                .map_or((left[side], Duration::ZERO), |main| (main, increment)),
-            TimeControl::PerMove(t) => (t, Duration::ZERO),
-            TimeControl::Untimed => (Duration::ZERO, Duration::ZERO),
-        };
-        format!(
-            "{}/{}/{}",
-            ggf_time(main),
-            ggf_time(increment),
-            ggf_time(Duration::ZERO)
-        )
-    };
-    let mover = usize::from(mover == Color::White);
-    format!("TI[{}]TB[{}]TW[{}]", clock(mover), clock(0), clock(1))
-}
-
 /// The game so far as an NBoard engine is sent it (`set game`): players, the clocks the runner
 /// keeps (see [`nboard_clocks`]), and every move from the start, passes explicit, without
 /// times. `left` is each side's time left, `names` (black, white).
@@ -151,26 +64,24 @@ pub fn nboard_game(
     control: TimeControl,
     left: [Duration; 2],
 ) -> String {
-    let mut position = Position::start();
-    let mut moves = [0u32; 2];
-    for (mv, _) in all_moves(game) {
-        moves[usize::from(position.side_to_move() == Color::White)] += 1;
-        position = position.play(mv).unwrap_or(position);
-    }
+    let record = game.record();
+    let moves = [record.moves_by(Color::Black), record.moves_by(Color::White)];
     let tags = format!(
         "PB[{}]PW[{}]RE[?]{}",
-        ggf_value(names[0]),
-        ggf_value(names[1]),
-        nboard_clocks(control, left, moves, position.side_to_move())
+        tag_value(names[0]),
+        tag_value(names[1]),
+        nboard_clocks(control, left, moves, record.current().side_to_move())
     );
-    ggf_game(PLACE, &tags, all_moves(game).map(|(mv, _)| (mv, None)), "")
+    write_game(&record, PLACE, &tags, false, "")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::openings::Opening;
-    use crate::protocol::ggf::parse_ggf;
+    use crate::board::Move;
+    use crate::game::clock::nboard_budget;
+    use crate::game::ggf::parse_ggf;
+    use crate::game::openings::Opening;
 
     fn game(opening: &str, moves: &[(&str, Option<u64>)]) -> Game {
         let parse = |m: &str| m.parse::<Move>().unwrap_or(Move::Pass);
@@ -202,22 +113,18 @@ mod tests {
         }
     }
 
-    /// The time an NBoard engine works out from the GGF as our server does: the clock of the
-    /// side to move, less that side's move times, plus the increment after each of its moves.
+    /// The time an NBoard engine works out from the GGF, as our server reads it.
     fn engine_view(ggf: &str) -> (Color, f64, f64) {
         let parsed = parse_ggf(ggf).map_err(|e| e.0);
         let parsed = parsed
             .as_ref()
             .expect("the GGF we send is one our server reads");
-        let mover = parsed.record.current().side_to_move();
-        let clock = parsed.clocks[usize::from(mover == Color::White)].expect("a clock");
-        let spent = parsed
-            .record
-            .moves()
-            .iter()
-            .filter(|m| m.color == mover)
-            .map(|m| m.seconds.unwrap_or(0.0));
-        (mover, clock.remaining_after(spent), clock.increment)
+        let budget = nboard_budget(&parsed.clocks, &parsed.record).expect("a clock");
+        (
+            parsed.record.current().side_to_move(),
+            budget.remaining.as_secs_f64(),
+            budget.increment.as_secs_f64(),
+        )
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //! the game.
 
 use super::engine::{EngineError, EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
-use super::openings::Opening;
 use super::records::nboard_game;
 use crate::board::{Color, Move, Position};
-use crate::protocol::parse::move_item;
+use crate::game::GameRecord;
+use crate::game::clock::TimeControl;
+use crate::game::notation::move_item;
+use crate::game::openings::Opening;
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to start and answer a setup command.
@@ -16,63 +18,6 @@ pub const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a move may take when no clock runs (`--depth` alone): enough for any sane
 /// fixed-depth search, short enough that a hung engine does not stall the match.
 pub const UNTIMED_MOVE_LIMIT: Duration = Duration::from_secs(120);
-
-/// The time each side gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// Seconds for the game plus an increment after each move (`--tc 60+0.5`).
-    Fischer {
-        /// The starting clock.
-        base: Duration,
-        /// Added after each move.
-        increment: Duration,
-    },
-    /// A fixed time for each move (`--move-time 0.5`).
-    PerMove(Duration),
-    /// No clock (the engines are limited some other way, e.g. by `--depth`).
-    Untimed,
-}
-
-impl TimeControl {
-    /// Reads `60+0.5` or `60` (seconds, increment optional).
-    pub fn parse_fischer(text: &str) -> Result<TimeControl, String> {
-        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-        let seconds = |t: &str, what: &str, min: f64| {
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= min && *s <= 86_400.0)
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| {
-                    format!("bad time control '{text}': the {what} '{t}' is not seconds")
-                })
-        };
-        let base = seconds(base, "base time", f64::MIN_POSITIVE)?;
-        let increment = seconds(increment, "increment", 0.0)?;
-        Ok(TimeControl::Fischer { base, increment })
-    }
-
-    /// The GGF clock text (`TI`) of the game record: main time and increment (a per-move
-    /// limit is written as an increment on an empty clock); none without a clock.
-    pub fn ggf_clock(&self) -> Option<String> {
-        match self {
-            TimeControl::Fischer { base, increment } => {
-                Some(format!("{}/{}", ggf_time(*base), ggf_time(*increment)))
-            }
-            TimeControl::PerMove(t) => {
-                Some(format!("{}/{}", ggf_time(Duration::ZERO), ggf_time(*t)))
-            }
-            TimeControl::Untimed => None,
-        }
-    }
-}
-
-/// A time as GGF writes it, `minutes:seconds.milliseconds` (rounded down to the millisecond,
-/// so that a clock never says more than is left).
-pub fn ggf_time(time: Duration) -> String {
-    let ms = time.as_millis();
-    format!("{}:{:02}.{:03}", ms / 60_000, (ms / 1000) % 60, ms % 1000)
-}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +46,22 @@ pub struct Game {
     pub black_margin: i32,
     /// How it ended.
     pub ending: Ending,
+}
+
+impl Game {
+    /// The whole game, opening included, as a game record (engine moves with their times).
+    pub fn record(&self) -> GameRecord {
+        let opening = self.opening.moves.iter().map(|&mv| (mv, None));
+        let played = self
+            .moves
+            .iter()
+            .map(|&(mv, t)| (mv, t.map(|t| t.as_secs_f64())));
+        GameRecord::replay(Position::start(), opening.chain(played)).unwrap_or_else(|| {
+            // Every move was checked by the referee; a record that does not replay is a bug.
+            log::error!("a refereed game does not replay; recording its start only");
+            GameRecord::new(Position::start())
+        })
+    }
 }
 
 /// The colour word GTP engines expect.
@@ -221,17 +182,11 @@ fn setup(engines: &mut [Player; 2], opening: &Opening, control: TimeControl) -> 
         if let Some(command) = settings {
             send_optional(engine, &command, color)?;
         }
-        let mut position = Position::start();
-        for &mv in &opening.moves {
-            let command = format!(
-                "play {} {}",
-                gtp_colour(position.side_to_move()),
-                gtp_move(mv)
-            );
+        for m in opening.record().moves() {
+            let command = format!("play {} {}", gtp_colour(m.color), gtp_move(m.mv));
             engine
                 .send(&command, SETUP_TIMEOUT)
                 .map_err(|e| (color, format!("opening '{command}': {e}")))?;
-            position = position.play(mv).unwrap_or(position);
         }
     }
     Ok(())
@@ -441,16 +396,5 @@ mod tests {
             Err("unparsable move 'hello'".into())
         );
         assert!(read_move("", EngineProtocol::NBoard).is_err());
-    }
-
-    #[test]
-    fn ggf_times_never_overstate() {
-        assert_eq!(ggf_time(Duration::from_millis(61_999)), "1:01.999");
-        assert_eq!(ggf_time(Duration::from_micros(100_900)), "0:00.100");
-        assert_eq!(
-            TimeControl::parse_fischer("90+0.5").map(|c| c.ggf_clock()),
-            Ok(Some("1:30.000/0:00.500".into()))
-        );
-        assert_eq!(TimeControl::Untimed.ggf_clock(), None);
     }
 }

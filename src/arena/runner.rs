@@ -6,15 +6,16 @@
 
 use super::engine::{EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
 use super::files::{check_writable, write_atomically};
-use super::openings::{Opening, generate, parse_openings, shuffle};
 use super::progress::{Progress, status_line, terminal_width};
 use super::records::{ggf_game_number, write_ggf};
-use super::referee::{Ending, Game, SETUP_TIMEOUT, TimeControl, play_game};
+use super::referee::{Ending, Game, SETUP_TIMEOUT, play_game};
 use super::results::{GameRow, Results, read_results, write_results};
 use super::signals;
 use super::stats::{EloEstimate, PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use crate::board::Color;
 use crate::cli::{Arity, CliError, Options, parse_in_range};
+use crate::game::clock::TimeControl;
+use crate::game::openings::{Opening, generate, parse_openings, shuffle};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};

@@ -1,11 +1,12 @@
 //! GTP version 2 with the Othello conventions: commands, and the session that answers them.
 
 use super::Output;
-use super::clock::{GtpClock, GtpTimeSettings, TimeBudget, clock_duration, limits_for};
 use super::engine::Engine;
-use super::game::GameRecord;
-use super::parse::{decimal, integer, word};
 use crate::board::{Color, Move, Position};
+use crate::game::GameRecord;
+use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
+use crate::game::notation::{decimal, integer, word};
+use crate::search::limits_for;
 use crate::search::{Levels, SETTING_NAMES};
 use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::{all_consuming, map_res, opt, rest};
@@ -13,7 +14,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The commands we answer, as `list_commands` prints them.
 pub const COMMANDS: [&str; 21] = [
@@ -437,19 +438,7 @@ impl GtpSession {
             Move::Pass
         } else {
             let stop = Arc::new(AtomicBool::new(false));
-            let index = clock_index(color);
-            let budget = match (self.time_settings, self.clocks[index]) {
-                (Some(settings), clock) => {
-                    settings.budget(clock.unwrap_or_else(|| settings.fresh_clock()))
-                }
-                // `time_left` without `time_settings`: the clock is all we know.
-                (None, Some(clock)) => Some(TimeBudget {
-                    remaining: clock_duration(clock.seconds),
-                    increment: Duration::ZERO,
-                    moves_to_go: (clock.stones > 0).then_some(clock.stones),
-                }),
-                (None, None) => None,
-            };
+            let budget = gtp_budget(self.time_settings, self.clocks[clock_index(color)]);
             let limits = limits_for(&position, budget, stop.clone());
             let levels = self.levels;
             engine.start(

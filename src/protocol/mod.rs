@@ -5,13 +5,9 @@
 //! (see [`engine::Engine`]) so that the next command can stop them; the session of the chosen
 //! protocol processes lines strictly in order. stdout carries protocol lines only.
 
-pub mod clock;
 pub mod engine;
-pub mod game;
-pub mod ggf;
 pub mod gtp;
 pub mod nboard;
-pub mod parse;
 
 use crate::search::{Levels, Searcher};
 use engine::{Engine, Event};

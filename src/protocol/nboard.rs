@@ -1,13 +1,14 @@
 //! NBoard protocol version 2: commands, and the session that answers them.
 
 use super::Output;
-use super::clock::{GgfClock, TimeBudget, clock_duration, limits_for};
 use super::engine::Engine;
-use super::game::GameRecord;
-use super::ggf::{GgfGame, parse_ggf};
-use super::parse::{MoveItem, integer, move_item};
 use crate::board::Move;
 use crate::board::{Color, Position};
+use crate::game::GameRecord;
+use crate::game::clock::{GgfClock, nboard_budget};
+use crate::game::ggf::{GgfGame, parse_ggf};
+use crate::game::notation::{MoveItem, integer, move_item};
+use crate::search::limits_for;
 use crate::search::{Levels, Limits, Phase, SearchReport, Searcher, Value};
 use nom::branch::alt;
 use nom::bytes::complete::tag;
@@ -240,24 +241,6 @@ impl NBoardSession {
         }
     }
 
-    /// The mover's time budget from the GGF clock minus the times of its moves so far.
-    fn budget(&self, mover: Color) -> Option<TimeBudget> {
-        let index = usize::from(mover == Color::White);
-        let clock = self.clocks[index]?;
-        let spent = self
-            .game
-            .moves()
-            .iter()
-            .filter(|m| m.color == mover)
-            .map(|m| m.seconds.unwrap_or(0.0));
-        let left = clock.remaining_after(spent);
-        Some(TimeBudget {
-            remaining: clock_duration(left),
-            increment: clock_duration(clock.increment),
-            moves_to_go: None,
-        })
-    }
-
     fn go(&mut self, engine: &mut Engine) {
         self.make_way(engine);
         let position = self.position();
@@ -271,7 +254,7 @@ impl NBoardSession {
         let stop = Arc::new(AtomicBool::new(false));
         let limits = limits_for(
             &position,
-            self.budget(position.side_to_move()),
+            nboard_budget(&self.clocks, &self.game),
             stop.clone(),
         );
         let levels = self.levels;

@@ -5,12 +5,14 @@ mod endgame;
 mod levels;
 mod midgame;
 mod stability;
+mod time;
 mod tt;
 
 pub use endgame::final_score;
 pub use levels::{DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Phase, PhaseLevel, SETTING_NAMES};
 pub use midgame::{INFINITY, WIN, terminal_score};
 pub use stability::stable_discs;
+pub use time::{TimeBudget, limits_for, move_time};
 pub use tt::TranspositionTable;
 
 use crate::board::{Bits, Move, Position, Square};

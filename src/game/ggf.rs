@@ -1,9 +1,9 @@
-//! GGF games as NBoard's `set game` sends them: set-up board, moves with explicit passes, and
-//! clocks.
+//! GGF games, read and written: NBoard's `set game` (set-up board, moves with explicit passes,
+//! clocks) and the records the match runner writes (`--ggf`) and sends NBoard engines.
 
 use super::clock::GgfClock;
-use super::game::GameRecord;
-use super::parse::move_item;
+use super::notation::move_item;
+use super::record::GameRecord;
 use crate::board::{Color, Position};
 use nom::bytes::complete::{tag, take_till, take_while1};
 use nom::character::complete::{char, digit1, multispace0};
@@ -11,6 +11,7 @@ use nom::combinator::opt;
 use nom::multi::many0;
 use nom::sequence::{delimited, preceded, terminated};
 use nom::{IResult, Parser};
+use std::fmt::Write as _;
 
 /// A game read from GGF.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,6 +137,48 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
     Ok(GgfGame { record, clocks })
 }
 
+/// A GGF tag value: GGF has no escapes, so `]` cannot appear.
+pub fn tag_value(text: &str) -> String {
+    text.replace(']', ")")
+}
+
+/// The `BO` value: `8`, 64 cells (`*` black, `O` white, `-` empty) and the side to move (the
+/// OBF form with black written `*`).
+pub fn board_text(position: &Position) -> String {
+    format!("8 {}", position.to_obf().replace('X', "*"))
+}
+
+/// `record` in GGF: `(;GM[Othello]PC[place]`, `tags` as given (`XX[...]` each), `TY` and the
+/// start board, every move as `B[F5]` (passes `PA`), with its time `B[F5//1.234]` when the
+/// record has one and `with_times`, then `trailer` tags and `;)`. [`parse_ggf`] reads it back.
+pub fn write_game(
+    record: &GameRecord,
+    place: &str,
+    tags: &str,
+    with_times: bool,
+    trailer: &str,
+) -> String {
+    let mut out = format!(
+        "(;GM[Othello]PC[{}]{tags}TY[8]BO[{}]",
+        tag_value(place),
+        board_text(&record.start())
+    );
+    for m in record.moves() {
+        let tag = match m.color {
+            Color::Black => 'B',
+            Color::White => 'W',
+        };
+        let text = m.mv.to_string().to_ascii_uppercase();
+        let _ = match m.seconds.filter(|_| with_times) {
+            Some(t) => write!(out, "{tag}[{text}//{t:.3}]"),
+            None => write!(out, "{tag}[{text}]"),
+        };
+    }
+    out.push_str(trailer);
+    out.push_str(";)");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +195,42 @@ mod tests {
         let game = game.as_ref();
         assert_eq!(game.map(|g| g.record.moves().len()), Ok(3));
         assert_eq!(game.map(|g| g.clocks[1].map(|c| c.main)), Ok(Some(900.0)));
+    }
+
+    #[test]
+    fn written_games_read_back_the_same() {
+        // A set-up start, moves with and without times, a pass: written, then read again.
+        let start = Position::from_colors(0b1, 0b10, Color::White).unwrap();
+        let mut record = GameRecord::new(start);
+        record.play(Move::Pass, None, None).unwrap();
+        let c1: Move = "c1".parse().unwrap();
+        record.play(c1, None, Some(1.25)).unwrap();
+        let tags = "PB[a]PW[b]TI[1:00/0:01]";
+        let text = write_game(&record, "here", tags, true, "CO[done]");
+        assert_eq!(
+            text,
+            format!(
+                "(;GM[Othello]PC[here]{tags}TY[8]BO[{}]W[PA]B[C1//1.250]CO[done];)",
+                board_text(&start)
+            )
+        );
+        let read = parse_ggf(&text).map_err(|e| e.0);
+        let read = read.as_ref().expect("our own GGF reads back");
+        assert_eq!(read.record, record);
+        assert_eq!(
+            read.clocks[0].map(|c| (c.main, c.increment)),
+            Some((60.0, 1.0))
+        );
+        // Without times the moves alone come back.
+        let bare = parse_ggf(&write_game(&record, "here", "", false, "")).map_err(|e| e.0);
+        let moves = bare.map(|g| {
+            g.record
+                .moves()
+                .iter()
+                .map(|m| (m.mv, m.seconds))
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(moves, Ok(vec![(Move::Pass, None), (c1, None)]));
     }
 
     #[test]

@@ -1,14 +1,12 @@
-//! Clocks (GGF `TI` for NBoard, `time_settings`/`time_left` for GTP) and the time manager that
-//! turns the remaining time into a search's soft and hard deadlines.
+//! Clocks as the protocols tell them: GGF's `TI`/`TB`/`TW` (NBoard), GTP's `time_settings` and
+//! `time_left`, and the match runner's time control, each converted to the search's
+//! [`TimeBudget`] for one move. GGF clock text is read and written here, so that the clock
+//! NBoard engines are sent and the clock our NBoard server reads are one contract.
 
-use crate::board::Position;
-use crate::search::Limits;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
-
-/// Time kept back on every move for process start-up, pipes and the GUI's own lag.
-const OVERHEAD: Duration = Duration::from_millis(60);
+use super::record::GameRecord;
+use crate::board::Color;
+use crate::search::TimeBudget;
+use std::time::Duration;
 
 /// The longest clock we plan with (about three years): more is the same as no limit for a
 /// game, and keeps every deadline a representable instant.
@@ -21,67 +19,6 @@ pub fn clock_duration(seconds: f64) -> Duration {
         return Duration::ZERO;
     }
     Duration::from_secs_f64(seconds.clamp(0.0, MAX_CLOCK_SECONDS))
-}
-
-/// The time a move may use: its remaining main time, the increment it earns, and how many
-/// moves that time must cover (`None`: the rest of the game).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeBudget {
-    /// Time left on the clock.
-    pub remaining: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-    /// Moves the remaining time must last for, when the clock says (byo-yomi periods).
-    pub moves_to_go: Option<u32>,
-}
-
-/// Limits for a search of `position` with `budget` (or with no clock at all), watching `stop`.
-///
-/// The target is an even share of the usable time over the mover's remaining moves, weighted
-/// up in the midgame, where extra depth pays most; the soft deadline (no new iteration) is
-/// half of it, because an iteration costs several times the one before; the hard deadline
-/// never exceeds half the usable time, so one slow move cannot lose the game on time.
-pub fn limits_for(
-    position: &Position,
-    budget: Option<TimeBudget>,
-    stop: Arc<AtomicBool>,
-) -> Limits {
-    let now = Instant::now();
-    let Some(budget) = budget else {
-        return Limits {
-            stop,
-            soft_deadline: None,
-            hard_deadline: None,
-        };
-    };
-    let (soft, hard) = move_time(position.empty_count(), budget);
-    Limits {
-        stop,
-        soft_deadline: now.checked_add(soft),
-        hard_deadline: now.checked_add(hard),
-    }
-}
-
-/// The soft and hard time for one move with `empties` empty squares.
-pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
-    let safety = budget.remaining / 20 + OVERHEAD;
-    let usable = budget.remaining.saturating_sub(safety);
-    let own_moves_left = budget.moves_to_go.unwrap_or(empties.div_ceil(2)).max(1);
-    let weight = if (18..=44).contains(&empties) {
-        1.3
-    } else {
-        1.0
-    };
-    let share = usable.as_secs_f64() / f64::from(own_moves_left) * weight
-        + budget.increment.as_secs_f64() * 0.75;
-    let cap = if budget.moves_to_go.is_some() {
-        usable.as_secs_f64() + budget.increment.as_secs_f64() * 0.75
-    } else {
-        usable.as_secs_f64() / 2.0 + budget.increment.as_secs_f64() * 0.5
-    };
-    let hard = (share * 1.8).min(cap).max(0.0);
-    let soft = (share / 2.0).min(hard);
-    (clock_duration(soft), clock_duration(hard))
 }
 
 /// A GGF clock (`TI`, `TB`, `TW`): main time, increment and grace, in seconds.
@@ -247,6 +184,139 @@ impl GtpTimeSettings {
     }
 }
 
+/// The time each side gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// Seconds for the game plus an increment after each move (`--tc 60+0.5`).
+    Fischer {
+        /// The starting clock.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// A fixed time for each move (`--move-time 0.5`).
+    PerMove(Duration),
+    /// No clock (the engines are limited some other way, e.g. by `--depth`).
+    Untimed,
+}
+
+impl TimeControl {
+    /// Reads `60+0.5` or `60` (seconds, increment optional).
+    pub fn parse_fischer(text: &str) -> Result<TimeControl, String> {
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let seconds = |t: &str, what: &str, min: f64| {
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= min && *s <= 86_400.0)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    format!("bad time control '{text}': the {what} '{t}' is not seconds")
+                })
+        };
+        let base = seconds(base, "base time", f64::MIN_POSITIVE)?;
+        let increment = seconds(increment, "increment", 0.0)?;
+        Ok(TimeControl::Fischer { base, increment })
+    }
+
+    /// The GGF clock text (`TI`) of the game record: main time and increment (a per-move
+    /// limit is written as an increment on an empty clock); none without a clock.
+    pub fn ggf_clock(&self) -> Option<String> {
+        match self {
+            TimeControl::Fischer { base, increment } => {
+                Some(format!("{}/{}", ggf_time(*base), ggf_time(*increment)))
+            }
+            TimeControl::PerMove(t) => {
+                Some(format!("{}/{}", ggf_time(Duration::ZERO), ggf_time(*t)))
+            }
+            TimeControl::Untimed => None,
+        }
+    }
+}
+
+/// A time as GGF writes it, `minutes:seconds.milliseconds` (rounded down to the millisecond,
+/// so that a clock never says more than is left).
+pub fn ggf_time(time: Duration) -> String {
+    let ms = time.as_millis();
+    format!("{}:{:02}.{:03}", ms / 60_000, (ms / 1000) % 60, ms % 1000)
+}
+
+/// The clock tags that tell an NBoard engine the runner's clocks.
+///
+/// NBoard engines work out their time from the game: the clock's main time, minus each of
+/// their moves' times, plus the increment after each of their moves, passes and opening moves
+/// included (protocols.md §1.9; our server does the same). The moves are sent without times,
+/// so each side's clock is written as `MAIN/INCREMENT/0` with `MAIN` = the time it has left
+/// minus the increments its `moves` so far will add back: exact, with no grace to count on.
+/// When that would be negative (an increment large against the clock) the clock is written as
+/// what is left with no increment. A per-move limit `t` is written as `t` left with no
+/// increment: GGF has no per-move clocks. `TI` carries the side to move's clock (all that
+/// readers of `TI` alone need), then `TB` and `TW` both; untimed games have no clock tags.
+pub fn nboard_clocks(
+    control: TimeControl,
+    left: [Duration; 2],
+    moves: [u32; 2],
+    mover: Color,
+) -> String {
+    if control == TimeControl::Untimed {
+        return String::new();
+    }
+    let clock = |side: usize| {
+        let (main, increment) = match control {
+            TimeControl::Fischer { increment, .. } => increment
+                .checked_mul(moves[side])
+                .and_then(|added| left[side].checked_sub(added))
+                .map_or((left[side], Duration::ZERO), |main| (main, increment)),
+            TimeControl::PerMove(t) => (t, Duration::ZERO),
+            TimeControl::Untimed => (Duration::ZERO, Duration::ZERO),
+        };
+        format!(
+            "{}/{}/{}",
+            ggf_time(main),
+            ggf_time(increment),
+            ggf_time(Duration::ZERO)
+        )
+    };
+    let mover = usize::from(mover == Color::White);
+    format!("TI[{}]TB[{}]TW[{}]", clock(mover), clock(0), clock(1))
+}
+
+/// The side to move's budget in an NBoard game: its GGF clock less the times of its moves in
+/// `record`, counted as NBoard counts them ([`GgfClock::remaining_after`]); none without a
+/// clock for that side.
+pub fn nboard_budget(clocks: &[Option<GgfClock>; 2], record: &GameRecord) -> Option<TimeBudget> {
+    let mover = record.current().side_to_move();
+    let clock = clocks[usize::from(mover == Color::White)]?;
+    let spent = record
+        .moves()
+        .iter()
+        .filter(|m| m.color == mover)
+        .map(|m| m.seconds.unwrap_or(0.0));
+    Some(TimeBudget {
+        remaining: clock_duration(clock.remaining_after(spent)),
+        increment: clock_duration(clock.increment),
+        moves_to_go: None,
+    })
+}
+
+/// A GTP side's budget from what the controller said: the settings and the side's clock, or
+/// the clock alone when `time_left` came without `time_settings` (then it is all we know:
+/// its seconds for its stones, or for the rest of the game); none without either.
+pub fn gtp_budget(
+    settings: Option<GtpTimeSettings>,
+    clock: Option<GtpClock>,
+) -> Option<TimeBudget> {
+    match (settings, clock) {
+        (Some(settings), clock) => settings.budget(clock.unwrap_or_else(|| settings.fresh_clock())),
+        (None, Some(clock)) => Some(TimeBudget {
+            remaining: clock_duration(clock.seconds),
+            increment: Duration::ZERO,
+            moves_to_go: (clock.stones > 0).then_some(clock.stones),
+        }),
+        (None, None) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,18 +352,13 @@ mod tests {
     }
 
     #[test]
-    fn move_times_stay_inside_the_clock() {
-        for remaining in [0.0, 0.05, 1.0, 10.0, 60.0, 900.0] {
-            for empties in 0..=60 {
-                let budget = TimeBudget {
-                    remaining: Duration::from_secs_f64(remaining),
-                    increment: Duration::ZERO,
-                    moves_to_go: None,
-                };
-                let (soft, hard) = move_time(empties, budget);
-                assert!(soft <= hard);
-                assert!(hard.as_secs_f64() <= remaining / 2.0 + 1e-9);
-            }
-        }
+    fn ggf_times_never_overstate() {
+        assert_eq!(ggf_time(Duration::from_millis(61_999)), "1:01.999");
+        assert_eq!(ggf_time(Duration::from_micros(100_900)), "0:00.100");
+        assert_eq!(
+            TimeControl::parse_fischer("90+0.5").map(|c| c.ggf_clock()),
+            Ok(Some("1:30.000/0:00.500".into()))
+        );
+        assert_eq!(TimeControl::Untimed.ggf_clock(), None);
     }
 }

@@ -4,6 +4,7 @@
 //! An opening is always a move sequence from the standard start, because GTP has no command
 //! that sets up an arbitrary position; OBF lines are turned into a sequence that reaches them.
 
+use super::record::GameRecord;
 use crate::board::{Bits, Color, Move, Position, Square, parse_obf_line};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -19,13 +20,22 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// The position the opening leads to (the moves were checked when the opening was made).
-    pub fn position(&self) -> Position {
-        let mut position = Position::start();
+    /// The opening as a game record from the start (its moves were checked when the opening
+    /// was made or read; an illegal one would end the record there).
+    pub fn record(&self) -> GameRecord {
+        let mut record = GameRecord::new(Position::start());
         for &mv in &self.moves {
-            position = position.play(mv).unwrap_or(position);
+            if record.play(mv, None, None).is_err() {
+                log::error!("opening {} is not legal from move {mv}", self.compact());
+                break;
+            }
         }
-        position
+        record
+    }
+
+    /// The position the opening leads to.
+    pub fn position(&self) -> Position {
+        self.record().current()
     }
 
     /// The moves run together, e.g. `f5d6c3` (a pass is `PA`).

@@ -1,4 +1,5 @@
-//! The game record both protocols keep: a start position and every move, passes included.
+//! The game record every face keeps (the protocol sessions, the match referee, GGF): a start
+//! position and every move, passes included, with the mover, eval and time of each.
 
 use crate::board::{Color, IllegalMove, Move, Position};
 
@@ -47,6 +48,24 @@ impl GameRecord {
     /// Every position of the game, the start first and the current one last.
     pub fn positions(&self) -> &[Position] {
         &self.positions
+    }
+
+    /// A record of `moves` played from `start`, each with its time when it has one; `None`
+    /// at the first illegal move.
+    pub fn replay(
+        start: Position,
+        moves: impl IntoIterator<Item = (Move, Option<f64>)>,
+    ) -> Option<GameRecord> {
+        let mut record = GameRecord::new(start);
+        for (mv, seconds) in moves {
+            record.play(mv, None, seconds).ok()?;
+        }
+        Some(record)
+    }
+
+    /// How many moves (passes included) `color` has made.
+    pub fn moves_by(&self, color: Color) -> u32 {
+        self.moves.iter().filter(|m| m.color == color).count() as u32
     }
 
     /// The moves so far.

@@ -1,0 +1,247 @@
+//! WTHOR game files (the French Othello Federation's archive format, described in
+//! ../shared/data/wthor/README.md): the reader, and the replay of its games into training
+//! samples for the pattern evaluator.
+
+use crate::board::{Color, Move, Position, Square};
+use crate::eval::train::Sample;
+use std::path::{Path, PathBuf};
+
+/// One game of a WTHOR file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WthorGame {
+    /// The moves as played; passes are not recorded.
+    pub moves: Vec<Square>,
+    /// Black's disc count at the end, empty squares going to the winner.
+    pub black_score: u8,
+    /// Black's disc count under perfect play from the file's theoretical-score depth on.
+    pub black_theoretical: u8,
+}
+
+/// A WTHOR file's games and the depth (empties) of its theoretical scores.
+#[derive(Clone, Debug)]
+pub struct WthorFile {
+    /// The number of empty squares from which the theoretical scores are perfect play.
+    pub depth: u8,
+    /// The games in file order.
+    pub games: Vec<WthorGame>,
+}
+
+/// Reads a `.wtb` game file (format in ../shared/data/wthor/README.md).
+pub fn parse_wthor(bytes: &[u8]) -> Result<WthorFile, String> {
+    const HEADER: usize = 16;
+    const RECORD: usize = 68;
+    if bytes.len() < HEADER {
+        return Err(format!(
+            "{} bytes: shorter than the 16-byte header",
+            bytes.len()
+        ));
+    }
+    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+    let board = bytes[12];
+    if board != 0 && board != 8 {
+        return Err(format!("board size {board}: only 8x8 games are supported"));
+    }
+    let body = &bytes[HEADER..];
+    if body.len() != count * RECORD {
+        return Err(format!(
+            "the header announces {count} games ({} bytes) but {} bytes follow it",
+            count * RECORD,
+            body.len()
+        ));
+    }
+    let mut games = Vec::with_capacity(count);
+    for (i, record) in body.chunks_exact(RECORD).enumerate() {
+        let mut moves = Vec::new();
+        for &b in &record[8..] {
+            if b == 0 {
+                break;
+            }
+            let (row, col) = (usize::from(b / 10), usize::from(b % 10));
+            let bad = || format!("game {}: bad move byte {b}", i + 1);
+            if !(1..=8).contains(&row) || !(1..=8).contains(&col) {
+                return Err(bad());
+            }
+            let square = Square::from_file_rank(col - 1, row - 1).ok_or_else(bad)?;
+            moves.push(square);
+        }
+        games.push(WthorGame {
+            moves,
+            black_score: record[6],
+            black_theoretical: record[7],
+        });
+    }
+    Ok(WthorFile {
+        depth: bytes[14],
+        games,
+    })
+}
+
+/// Replays `game` and returns its positions (before each move) with their labels. Positions
+/// with more than `depth` empties take the theoretical score (perfect play from `depth`
+/// empties on), the others the real final score. A game whose moves are illegal is an error;
+/// one that stops before the game is over gives no samples (its score is an adjudication).
+pub fn game_samples(game: &WthorGame, depth: u8) -> Result<Vec<Sample>, String> {
+    let mut position = Position::start();
+    let mut positions = Vec::with_capacity(60);
+    for (i, &square) in game.moves.iter().enumerate() {
+        if position.must_pass() {
+            position = position.pass();
+        }
+        positions.push(position);
+        position = position
+            .play(Move::Play(square))
+            .map_err(|_| format!("move {} ({square}) is illegal", i + 1))?;
+    }
+    if !position.is_game_over() {
+        return Ok(Vec::new());
+    }
+    let real = 2 * i32::from(game.black_score) - 64;
+    let theoretical = 2 * i32::from(game.black_theoretical) - 64;
+    Ok(positions
+        .into_iter()
+        .map(|p| {
+            let black_diff = if p.empty_count() > u32::from(depth) {
+                theoretical
+            } else {
+                real
+            };
+            let target = if p.side_to_move() == Color::Black {
+                black_diff
+            } else {
+                -black_diff
+            };
+            Sample {
+                player: p.player(),
+                opponent: p.opponent(),
+                target: target.clamp(-64, 64) as i8,
+            }
+        })
+        .collect())
+}
+
+/// Reads every `WTH_*.wtb` file of `dir` and returns their samples, the games whose number
+/// (counting across files in name order) is a multiple of `holdout_every` set apart for
+/// validation.
+pub fn load_wthor_dir(
+    dir: &Path,
+    holdout_every: usize,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no .wtb files in {}", dir.display()));
+    }
+    let (mut train, mut validation) = (Vec::new(), Vec::new());
+    let mut game_number = 0usize;
+    for path in files {
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let file = parse_wthor(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, game) in file.games.iter().enumerate() {
+            let samples = game_samples(game, file.depth)
+                .map_err(|e| format!("{}: game {}: {e}", path.display(), i + 1))?;
+            game_number += 1;
+            if holdout_every > 0 && game_number.is_multiple_of(holdout_every) {
+                validation.extend(samples);
+            } else {
+                train.extend(samples);
+            }
+        }
+    }
+    Ok((train, validation))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(moves: &[u8], black: u8, theoretical: u8) -> Vec<u8> {
+        let mut r = vec![0u8; 68];
+        r[6] = black;
+        r[7] = theoretical;
+        r[8..8 + moves.len()].copy_from_slice(moves);
+        r
+    }
+
+    fn file(records: &[Vec<u8>]) -> Vec<u8> {
+        let mut bytes = vec![0u8; 16];
+        bytes[4..8].copy_from_slice(&(records.len() as u32).to_le_bytes());
+        bytes[12] = 8;
+        bytes[14] = 24;
+        for r in records {
+            bytes.extend_from_slice(r);
+        }
+        bytes
+    }
+
+    /// A whole game of first legal moves, as WTHOR move bytes, and black's final disc count.
+    fn first_move_game() -> (Vec<u8>, u8) {
+        let mut position = Position::start();
+        let mut bytes = Vec::new();
+        while !position.is_game_over() {
+            if position.must_pass() {
+                position = position.pass();
+                continue;
+            }
+            let square = position.legal_squares()[0];
+            bytes.push((10 * (square.rank() + 1) + square.file() + 1) as u8);
+            position = position.play(Move::Play(square)).unwrap();
+        }
+        let black = if position.side_to_move() == Color::Black {
+            (position.final_score() + 64) / 2
+        } else {
+            (64 - position.final_score()) / 2
+        };
+        (bytes, black as u8)
+    }
+
+    #[test]
+    fn a_finished_game_gives_one_labelled_position_per_move() {
+        let (moves, black) = first_move_game();
+        let bytes = file(&[record(&moves, black, 40)]);
+        let parsed = parse_wthor(&bytes).unwrap();
+        assert_eq!(parsed.depth, 24);
+        let samples = game_samples(&parsed.games[0], parsed.depth).unwrap();
+        assert_eq!(samples.len(), moves.len());
+        // The start: black to move, labelled with the theoretical score 40-24.
+        assert_eq!(samples[0].target, 16);
+        assert_eq!(samples[0].player, Position::start().player());
+        // The last position has few empties: the real score, for whoever moves there.
+        let last = samples.last().unwrap();
+        let real = 2 * i32::from(black) - 64;
+        assert_eq!(i32::from(last.target).abs(), real.abs());
+        // A game that stops early is an adjudication: no samples.
+        let bytes = file(&[record(&moves[..10], black, 40)]);
+        let parsed = parse_wthor(&bytes).unwrap();
+        assert!(game_samples(&parsed.games[0], 24).unwrap().is_empty());
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        assert!(parse_wthor(&[0u8; 5]).is_err());
+        let mut bytes = file(&[record(&[56], 32, 32)]);
+        bytes.pop();
+        assert!(
+            parse_wthor(&bytes)
+                .unwrap_err()
+                .contains("header announces 1 games")
+        );
+        let bytes = file(&[record(&[99], 32, 32)]);
+        assert!(
+            parse_wthor(&bytes)
+                .unwrap_err()
+                .contains("bad move byte 99")
+        );
+        let bytes = file(&[record(&[11], 32, 32)]);
+        let parsed = parse_wthor(&bytes).unwrap();
+        assert!(
+            game_samples(&parsed.games[0], 24)
+                .unwrap_err()
+                .contains("illegal")
+        );
+    }
+}
