@@ -3,7 +3,7 @@
 
 use super::results::{Results, read_results, write_results};
 use super::runner::summary;
-use crate::cli::{Arity, CliError, Options};
+use crate::arena::options::{Arity, CliError, Options};
 use std::collections::HashMap;
 
 /// Reads, checks and combines the results files named in `args`, prints the summary and

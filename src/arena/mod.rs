@@ -5,6 +5,7 @@
 pub mod engine;
 pub mod files;
 pub mod merge;
+pub mod options;
 pub mod progress;
 pub mod records;
 pub mod referee;

@@ -1,0 +1,77 @@
+//! `othello-engine bench`: fixed-depth searches of ten built-in midgame positions; the node
+//! total is a signature that changes only when the search does.
+
+use super::args::{error, hash_mib, number_in};
+use crate::arena::options::CliError;
+use crate::board::parse_obf_line;
+use crate::eval::EvaluatorKind;
+use crate::search::{Limits, PhaseLevel, Searcher};
+use clap::Args;
+
+/// The positions `bench` searches: ../shared/positions/midgame10.obf, copied into the crate.
+const BENCH_POSITIONS: &str = include_str!("../../data/midgame10.obf");
+
+/// The table size of the signature run, in MiB.
+const BENCH_HASH_MIB: usize = 16;
+/// The depth of the signature run.
+const BENCH_DEPTH: u32 = 9;
+
+/// Arguments of `bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth, 1 to 30 (default 9).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    depth: Option<String>,
+    /// The evaluator (default weighted).
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// Transposition table size in MiB (default 16).
+    #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
+    hash: Option<usize>,
+}
+
+/// Searches and prints each position, then the total.
+pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    let depth = match &args.depth {
+        Some(d) => number_in(d, "depth", 1..=30).map_err(error)?,
+        None => BENCH_DEPTH,
+    };
+    let eval = match &args.eval {
+        Some(e) => e
+            .parse::<EvaluatorKind>()
+            .map_err(|e| error(format!("--eval: {e}")))?,
+        None => EvaluatorKind::Weighted,
+    };
+    if eval == EvaluatorKind::Random {
+        return Err(error("bench needs a searching evaluator, not random"));
+    }
+    let mut searcher = Searcher::new(args.hash.unwrap_or(BENCH_HASH_MIB), Some(0));
+    let level = PhaseLevel { depth, eval };
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for (i, line) in BENCH_POSITIONS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+    {
+        let position = parse_obf_line(line)
+            .map_err(|e| error(format!("built-in bench position {}: {e}", i + 1)))?
+            .position;
+        searcher.clear();
+        let r = searcher.search(&position, level, &Limits::none(), &mut |_| {});
+        println!(
+            "{:>2} {:>5} {:>+8.2} {:>12} {:>8.3}",
+            i + 1,
+            r.best_move.to_string(),
+            r.value.discs(),
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        );
+        nodes += r.nodes;
+        secs += r.elapsed.as_secs_f64();
+    }
+    println!(
+        "bench: depth {depth}, evaluator {eval}: {nodes} nodes {:.0} nps ({secs:.3} s)",
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! The command line: one file per subcommand, parsed with clap. Usage errors, like every other
+//! bad input, are one line on stderr and exit status 2.
+
+mod analyse;
+mod args;
+mod bench;
+mod perft;
+mod serve;
+mod solve;
+mod train;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// An Othello engine: serves NBoard and GTP on stdin/stdout (with no command, the first input
+/// line picks the protocol), and tools for people who test engines.
+#[derive(Parser, Debug)]
+#[command(
+    name = "othello-engine",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// With no command: serve the protocol the first input line implies.
+    #[command(flatten)]
+    serve: serve::ServeArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the game tree to each depth (a pass is a ply; a finished game is
+    /// one leaf).
+    Perft(perft::PerftArgs),
+    /// Solve every position of an OBF file; exit status 1 if any answer is wrong.
+    Solve(solve::SolveArgs),
+    /// Fixed-depth searches of 10 built-in midgame positions; the node total is a signature
+    /// of the search.
+    Bench(bench::BenchArgs),
+    /// Search one position as the engine would play it, printing every depth.
+    #[command(alias = "analyze")]
+    Analyse(analyse::AnalyseArgs),
+    /// Serve the NBoard protocol on stdin/stdout (see protocol.md).
+    Nboard(serve::ServeArgs),
+    /// Serve GTP on stdin/stdout (see protocol.md).
+    Gtp(serve::ServeArgs),
+    /// Engine-against-engine games refereed by this program ('match --help' lists options).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// The match's arguments, read by the match runner.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Fit the pattern evaluator's weights to WTHOR games.
+    Train(train::TrainArgs),
+}
+
+/// Runs the command line of this process; the exit status to return.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => return fail(&usage_error(&e)),
+    };
+    let result = match cli.command {
+        None => serve::run(None, cli.serve),
+        Some(Command::Perft(a)) => perft::run(a),
+        Some(Command::Solve(a)) => match solve::run(a) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
+        Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Nboard(a)) => serve::run(Some(crate::protocol::Protocol::NBoard), a),
+        Some(Command::Gtp(a)) => serve::run(Some(crate::protocol::Protocol::Gtp), a),
+        Some(Command::Match { args }) => crate::arena::run_match(&args),
+        Some(Command::Train(a)) => train::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e.0),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("othello-engine: {message}");
+    ExitCode::from(2)
+}
+
+/// A clap error as one line, in the words our own errors use where clap's differ.
+fn usage_error(e: &clap::Error) -> String {
+    let context = |kind: ContextKind| match e.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(s)) => s.join(", "),
+        _ => String::new(),
+    };
+    match e.kind() {
+        ErrorKind::UnknownArgument => format!(
+            "unknown option '{}'; run 'othello-engine help' for the options",
+            context(ContextKind::InvalidArg)
+        ),
+        ErrorKind::InvalidSubcommand => format!(
+            "unknown command '{}'; run 'othello-engine help'",
+            context(ContextKind::InvalidSubcommand)
+        ),
+        ErrorKind::InvalidValue if context(ContextKind::InvalidValue).is_empty() => {
+            let arg = context(ContextKind::InvalidArg);
+            let name = arg.split_whitespace().next().unwrap_or(&arg);
+            format!("option '{name}' needs a value")
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("bad command line");
+            first.trim_start_matches("error: ").to_string()
+        }
+    }
+}

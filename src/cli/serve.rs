@@ -1,0 +1,29 @@
+//! `othello-engine [nboard|gtp]`: serves a protocol on stdin/stdout.
+
+use super::args::{LevelArgs, error};
+use crate::arena::options::CliError;
+use crate::protocol::{Protocol, ServeConfig, init_logging, serve};
+use crate::search::DEFAULT_HASH_MIB;
+use clap::Args;
+
+/// Arguments of the servers: the level flags and a log file.
+#[derive(Args, Debug, Default)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    levels: LevelArgs,
+    /// Append a debug log to FILE (nothing is logged to stderr by default: NBoard reads it).
+    #[arg(long, value_name = "FILE")]
+    log_file: Option<String>,
+}
+
+/// Serves `protocol` (or the one the first input line implies) until `quit` or end of input.
+pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> {
+    init_logging(args.log_file.as_deref()).map_err(error)?;
+    let config = ServeConfig {
+        levels: args.levels.levels(),
+        hash_mib: args.levels.hash.unwrap_or(DEFAULT_HASH_MIB),
+        seed: args.levels.seed,
+    };
+    serve(protocol, config);
+    Ok(())
+}
