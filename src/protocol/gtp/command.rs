@@ -1,0 +1,302 @@
+//! GTP commands: the grammar (nom) and the typed commands it gives.
+
+use crate::board::{Color, Move};
+use crate::game::clock::{GtpClock, GtpTimeSettings};
+use crate::game::notation::{decimal, integer, word};
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, map_res, opt, rest};
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
+
+/// The commands we answer, as `list_commands` prints them.
+pub const COMMANDS: [&str; 21] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+    "set_game",
+    "list_games",
+    "othello-engine-levels",
+    "othello-engine-set",
+];
+
+/// A GTP command with its arguments checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GtpCommand {
+    /// `protocol_version`.
+    ProtocolVersion,
+    /// `name`.
+    Name,
+    /// `version`.
+    Version,
+    /// `known_command <name>`.
+    KnownCommand(String),
+    /// `list_commands`.
+    ListCommands,
+    /// `quit`.
+    Quit,
+    /// `boardsize <n>`.
+    BoardSize(i64),
+    /// `clear_board`.
+    ClearBoard,
+    /// `komi <x>` (ignored: Othello has none).
+    Komi,
+    /// `play <colour> <move|pass>`.
+    Play(Color, Move),
+    /// `genmove <colour>`.
+    GenMove(Color),
+    /// `reg_genmove <colour>`: the move we would play, not played.
+    RegGenMove(Color),
+    /// `undo`.
+    Undo,
+    /// `showboard`.
+    ShowBoard,
+    /// `final_score`.
+    FinalScore,
+    /// `time_settings <main> <byo-yomi> <stones>`.
+    TimeSettings(GtpTimeSettings),
+    /// `time_left <colour> <seconds> <stones>`.
+    TimeLeft(Color, GtpClock),
+    /// `set_game <name>`.
+    SetGame(String),
+    /// `list_games`.
+    ListGames,
+    /// `othello-engine-levels`: the current level settings.
+    ShowLevels,
+    /// `othello-engine-set <setting> <value>` (setting one of [`crate::search::SETTING_NAMES`]).
+    SetLevel(String, String),
+}
+
+/// One input line: its id, and the command or why it was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GtpLine {
+    /// The numeric id the controller gave, echoed in the reply.
+    pub id: Option<u64>,
+    /// The command, or the error message to answer with.
+    pub command: Result<GtpCommand, String>,
+}
+
+/// Removes control characters but tab, turns tabs into spaces, drops comments: GTP's
+/// preprocessing.
+fn preprocess(line: &str) -> String {
+    let without_comment = line.split('#').next().unwrap_or("");
+    without_comment
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\t')
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// `black`, `white`, `b` or `w` in any ASCII case. A whole word is compared: matching a prefix
+/// without regard to case by Unicode rules could end inside a multi-byte letter.
+fn color(input: &str) -> IResult<&str, Color> {
+    map_res(word, |w: &str| {
+        if w.eq_ignore_ascii_case("black") || w.eq_ignore_ascii_case("b") {
+            Ok(Color::Black)
+        } else if w.eq_ignore_ascii_case("white") || w.eq_ignore_ascii_case("w") {
+            Ok(Color::White)
+        } else {
+            Err(())
+        }
+    })
+    .parse(input)
+}
+
+fn gtp_move(input: &str) -> IResult<&str, Move> {
+    map_res(word, |w: &str| w.parse::<Move>()).parse(input)
+}
+
+fn seconds(input: &str) -> IResult<&str, f64> {
+    decimal
+        .map_res(|s| {
+            if s.is_finite() && s >= 0.0 {
+                Ok(s)
+            } else {
+                Err(())
+            }
+        })
+        .parse(input)
+}
+
+fn stones(input: &str) -> IResult<&str, u32> {
+    map_res(integer, u32::try_from).parse(input)
+}
+
+/// Runs `parser` on the whole argument text.
+fn arguments<'a, O>(
+    args: &'a str,
+    parser: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
+    usage: &str,
+) -> Result<O, String> {
+    all_consuming(terminated(parser, space0))
+        .parse(args)
+        .map(|(_, o)| o)
+        .map_err(|_| format!("syntax error: expected {usage}"))
+}
+
+fn no_arguments(args: &str, command: GtpCommand) -> Result<GtpCommand, String> {
+    if args.is_empty() {
+        Ok(command)
+    } else {
+        Err("syntax error: this command takes no arguments".into())
+    }
+}
+
+fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
+    use GtpCommand as C;
+    match name {
+        "protocol_version" => no_arguments(args, C::ProtocolVersion),
+        "name" => no_arguments(args, C::Name),
+        "version" => no_arguments(args, C::Version),
+        "known_command" => {
+            arguments(args, word, "a command name").map(|w| C::KnownCommand(w.into()))
+        }
+        "list_commands" => no_arguments(args, C::ListCommands),
+        "quit" => no_arguments(args, C::Quit),
+        "boardsize" => arguments(args, integer, "a size").map(C::BoardSize),
+        "clear_board" => no_arguments(args, C::ClearBoard),
+        "komi" => arguments(args, decimal, "a number").map(|_| C::Komi),
+        "play" => arguments(
+            args,
+            (terminated(color, space1), gtp_move),
+            "a colour and a move, e.g. 'play black f5'",
+        )
+        .map(|(c, m)| C::Play(c, m)),
+        "genmove" => arguments(args, color, "a colour").map(C::GenMove),
+        "reg_genmove" => arguments(args, color, "a colour").map(C::RegGenMove),
+        "undo" => no_arguments(args, C::Undo),
+        "showboard" => no_arguments(args, C::ShowBoard),
+        "final_score" => no_arguments(args, C::FinalScore),
+        "time_settings" => arguments(
+            args,
+            (
+                terminated(seconds, space1),
+                terminated(seconds, space1),
+                stones,
+            ),
+            "main time, byo-yomi time and stones",
+        )
+        .map(|(main, byo_yomi, stones)| {
+            C::TimeSettings(GtpTimeSettings {
+                main,
+                byo_yomi,
+                stones,
+            })
+        }),
+        "time_left" => arguments(
+            args,
+            (
+                terminated(color, space1),
+                terminated(seconds, space1),
+                stones,
+            ),
+            "a colour, seconds and stones",
+        )
+        .map(|(c, seconds, stones)| C::TimeLeft(c, GtpClock { seconds, stones })),
+        "set_game" => arguments(args, rest, "a game name").map(|g| C::SetGame(g.trim().into())),
+        "list_games" => no_arguments(args, C::ListGames),
+        "othello-engine-levels" => no_arguments(args, C::ShowLevels),
+        "othello-engine-set" => arguments(
+            args,
+            (terminated(word, space1), word),
+            "a setting and a value",
+        )
+        .map(|(s, v)| C::SetLevel(s.into(), v.into())),
+        _ => Err("unknown command".into()),
+    }
+}
+
+fn id_and_name(input: &str) -> IResult<&str, (Option<&str>, &str)> {
+    (opt(terminated(digit1, space1)), word).parse(input)
+}
+
+/// Parses one GTP line; `None` for a line with nothing to answer (blank or comment).
+pub fn parse_line(line: &str) -> Option<GtpLine> {
+    let text = preprocess(line);
+    if text.is_empty() {
+        return None;
+    }
+    let only_id = text.chars().all(|c| c.is_ascii_digit());
+    let parsed = id_and_name(&text).ok().filter(|_| !only_id);
+    let Some((args, (id, name))) = parsed else {
+        return Some(GtpLine {
+            id: text.parse::<u64>().ok(),
+            command: Err("syntax error: no command".into()),
+        });
+    };
+    let id = match id.map(str::parse::<u64>) {
+        None => None,
+        Some(Ok(id)) => Some(id),
+        // An id we cannot echo would let the controller pair the reply with the wrong
+        // command; refuse the line instead of running it.
+        Some(Err(_)) => {
+            return Some(GtpLine {
+                id: None,
+                command: Err("syntax error: id out of range (at most 2^64 - 1)".into()),
+            });
+        }
+    };
+    let args = preceded(space0::<&str, nom::error::Error<&str>>, rest)
+        .parse(args)
+        .map(|(_, a)| a)
+        .unwrap_or(args);
+    Some(GtpLine {
+        id,
+        command: command(name, args.trim()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ids_and_arguments() {
+        let line = parse_line("12 play B f5");
+        assert_eq!(line.as_ref().map(|l| l.id), Some(Some(12)));
+        assert!(matches!(
+            line.map(|l| l.command),
+            Some(Ok(GtpCommand::Play(Color::Black, Move::Play(_))))
+        ));
+        assert_eq!(
+            parse_line("genmove white # comment").map(|l| l.command),
+            Some(Ok(GtpCommand::GenMove(Color::White)))
+        );
+        assert_eq!(parse_line("  # only a comment"), None);
+        assert!(matches!(
+            parse_line("play black z9").map(|l| l.command),
+            Some(Err(_))
+        ));
+        assert!(matches!(
+            parse_line("frobnicate").map(|l| l.command),
+            Some(Err(_))
+        ));
+        assert!(matches!(
+            parse_line("7").map(|l| (l.id, l.command.is_err())),
+            Some((Some(7), true))
+        ));
+        assert_eq!(
+            parse_line("time_settings 0 1 0").map(|l| l.command),
+            Some(Ok(GtpCommand::TimeSettings(GtpTimeSettings {
+                main: 0.0,
+                byo_yomi: 1.0,
+                stones: 0
+            })))
+        );
+    }
+}

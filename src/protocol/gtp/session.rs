@@ -1,0 +1,244 @@
+//! The GTP session: the game, the clocks and the levels, and the answer to each command.
+
+use super::command::{COMMANDS, GtpCommand, parse_line};
+use crate::board::{Color, Move, Position};
+use crate::game::GameRecord;
+use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
+use crate::protocol::Output;
+use crate::protocol::engine::Engine;
+use crate::search::{Levels, SETTING_NAMES, limits_for};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// A GTP session: the game, the clocks and the levels.
+pub struct GtpSession {
+    game: GameRecord,
+    levels: Levels,
+    time_settings: Option<GtpTimeSettings>,
+    clocks: [Option<GtpClock>; 2],
+    output: Output,
+}
+
+fn colour_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+fn clock_index(color: Color) -> usize {
+    usize::from(color == Color::White)
+}
+
+impl GtpSession {
+    /// A session at the start position with the command line's levels.
+    pub fn new(levels: Levels, output: Output) -> GtpSession {
+        GtpSession {
+            game: GameRecord::new(Position::start()),
+            levels,
+            time_settings: None,
+            clocks: [None, None],
+            output,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.game.current()
+    }
+
+    /// Serves lines until `quit` or end of input.
+    pub fn run(&mut self, engine: &mut Engine) {
+        while let Some(line) = engine.next_line() {
+            let Some(parsed) = parse_line(&line) else {
+                continue;
+            };
+            let quit = parsed.command == Ok(GtpCommand::Quit);
+            let reply = parsed
+                .command
+                .and_then(|command| self.execute(command, engine));
+            self.respond(parsed.id, reply);
+            if quit {
+                break;
+            }
+        }
+        engine.stop();
+    }
+
+    fn respond(&self, id: Option<u64>, reply: Result<String, String>) {
+        let id = id.map(|i| i.to_string()).unwrap_or_default();
+        let (mark, text) = match reply {
+            Ok(text) => ('=', text),
+            Err(text) => ('?', text),
+        };
+        // A blank line ends the reply, so none may appear inside it.
+        let body: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let head = if body.is_empty() || text.starts_with('\n') {
+            format!("{mark}{id}")
+        } else {
+            format!("{mark}{id} {}", body[0])
+        };
+        let skip = usize::from(!text.starts_with('\n') && !body.is_empty());
+        let mut lines = vec![head];
+        lines.extend(body.iter().skip(skip).map(|l| l.to_string()));
+        lines.push(String::new());
+        self.output.line(&lines.join("\n"));
+    }
+
+    /// Carries out one command; the text of the reply or of the error.
+    pub fn execute(&mut self, command: GtpCommand, engine: &mut Engine) -> Result<String, String> {
+        use GtpCommand as C;
+        match command {
+            C::ProtocolVersion => Ok("2".into()),
+            C::Name => Ok("othello-engine".into()),
+            C::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            C::KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
+            C::ListCommands => Ok(COMMANDS.join("\n")),
+            C::Quit | C::Komi => Ok(String::new()),
+            C::BoardSize(8) => Ok(String::new()),
+            C::BoardSize(_) => Err("unacceptable size".into()),
+            C::ClearBoard => {
+                self.game = GameRecord::new(Position::start());
+                self.clocks = [None, None];
+                if let Some(searcher) = engine.searcher() {
+                    searcher.clear();
+                }
+                Ok(String::new())
+            }
+            C::Play(color, mv) => {
+                let mut next = self.game.clone();
+                infer_pass(&mut next, color)?;
+                next.play(mv, None, None)
+                    .map_err(|_| format!("illegal move: {mv}"))?;
+                self.game = next;
+                Ok(String::new())
+            }
+            C::GenMove(color) => self.genmove(color, true, engine),
+            C::RegGenMove(color) => self.genmove(color, false, engine),
+            C::Undo => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo".into())
+                }
+            }
+            C::ShowBoard => Ok(format!("\n{}", self.position())),
+            C::FinalScore => {
+                let position = self.position();
+                if !position.is_game_over() {
+                    return Err("cannot score: the game is not over".into());
+                }
+                let mut black = position.final_score();
+                if position.side_to_move() == Color::White {
+                    black = -black;
+                }
+                Ok(match black {
+                    0 => "0".into(),
+                    s if s > 0 => format!("B+{s}"),
+                    s => format!("W+{}", -s),
+                })
+            }
+            C::TimeSettings(settings) => {
+                self.time_settings = Some(settings);
+                self.clocks = [None, None];
+                Ok(String::new())
+            }
+            C::TimeLeft(color, clock) => {
+                self.clocks[clock_index(color)] = Some(clock);
+                Ok(String::new())
+            }
+            C::SetGame(name) if name.eq_ignore_ascii_case("othello") => Ok(String::new()),
+            C::SetGame(_) => Err("unsupported game".into()),
+            C::ListGames => Ok("Othello".into()),
+            C::ShowLevels => Ok(self.levels.to_string()),
+            C::SetLevel(name, setting) => {
+                if !SETTING_NAMES.contains(&name.as_str()) {
+                    return Err(format!(
+                        "unknown setting '{name}' (known: {})",
+                        SETTING_NAMES.join(", ")
+                    ));
+                }
+                let mut levels = self.levels;
+                levels.set(&name, &setting)?;
+                self.levels = levels;
+                Ok(String::new())
+            }
+        }
+    }
+
+    fn genmove(&mut self, color: Color, play: bool, engine: &mut Engine) -> Result<String, String> {
+        let mut next = self.game.clone();
+        if next.current().is_game_over() {
+            // Controllers may ask after the end (GoGui does); a pass is the honest answer.
+            return Ok("pass".into());
+        }
+        infer_pass(&mut next, color)?;
+        let position = next.current();
+        let started = Instant::now();
+        let mv = if position.must_pass() {
+            Move::Pass
+        } else {
+            let stop = Arc::new(AtomicBool::new(false));
+            let budget = gtp_budget(self.time_settings, self.clocks[clock_index(color)]);
+            let limits = limits_for(&position, budget, stop.clone());
+            let levels = self.levels;
+            engine.start(
+                stop,
+                Box::new(move |searcher| {
+                    Some(searcher.think(&position, &levels, &limits, &mut |_| {}))
+                }),
+            );
+            // `quit` must not wait for a long search: it stops it, this reply goes out with
+            // the best move so far, then `quit` is answered in turn.
+            let is_quit =
+                |line: &str| parse_line(line).is_some_and(|l| l.command == Ok(GtpCommand::Quit));
+            match engine.wait_interruptible(&is_quit) {
+                Some(report) if position.is_legal(report.best_move) => report.best_move,
+                _ => {
+                    // Never answer an illegal move: fall back to the first legal one.
+                    log::error!("the search gave no legal move; playing the first legal one");
+                    position
+                        .legal_squares()
+                        .first()
+                        .map_or(Move::Pass, |&sq| Move::Play(sq))
+                }
+            }
+        };
+        if play {
+            next.play(mv, None, Some(started.elapsed().as_secs_f64()))
+                .map_err(|_| format!("internal error: {mv} is illegal"))?;
+            self.game = next;
+            if let Some(settings) = self.time_settings {
+                let index = clock_index(color);
+                let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
+                self.clocks[index] = Some(settings.charge(clock, started.elapsed().as_secs_f64()));
+            }
+        }
+        Ok(match mv {
+            Move::Pass => "pass".into(),
+            Move::Play(sq) => sq.to_string(),
+        })
+    }
+}
+
+/// Makes `color` the side to move by a pass of the other side, when that side has no move;
+/// an error when the other side could move.
+fn infer_pass(game: &mut GameRecord, color: Color) -> Result<(), String> {
+    let position = game.current();
+    if position.is_game_over() {
+        return Err("illegal move: the game is over".into());
+    }
+    if position.side_to_move() == color {
+        return Ok(());
+    }
+    if position.must_pass() {
+        game.play_inferred_pass()
+            .map_err(|_| "internal error: the pass is illegal".to_string())
+    } else {
+        Err(format!(
+            "wrong color: {} is to move",
+            colour_name(position.side_to_move())
+        ))
+    }
+}
