@@ -2,10 +2,10 @@
 //! must be legal and the game must end with the score the rules give. gtp-rhino takes only
 //! implied passes, so passes are never sent, as Quarry does.
 
-mod serve;
+mod common;
 
+use common::server::Server;
 use othello_engine::board::{Color, Move, Position};
-use serve::Server;
 
 fn find_gtp_rhino() -> Option<String> {
     let mut dirs: Vec<String> = std::env::var("PATH")

@@ -1,10 +1,10 @@
 //! GTP transcripts: exact framing, passes in both styles, illegal and malformed commands, and
 //! whole games whose moves are checked against the rules.
 
-mod serve;
+mod common;
 
+use common::server::Server;
 use othello_engine::board::{Color, Move, Position};
-use serve::Server;
 
 /// A small deterministic generator for reproducible random games.
 struct Rng(u64);

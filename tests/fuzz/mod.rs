@@ -14,7 +14,7 @@
 
 #![allow(dead_code)]
 
-use crate::serve::Server;
+use crate::common::server::Server;
 use othello_engine::board::{Color, Move, Position};
 use othello_engine::search::Levels;
 use std::collections::VecDeque;

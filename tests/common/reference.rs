@@ -1,8 +1,6 @@
 //! A deliberately simple second implementation of the rules, for differential tests only:
 //! a 10x10 array with a border, walked one direction at a time.
 
-#![allow(dead_code)]
-
 use othello_engine::board::{Color, Position};
 
 const BORDER: i8 = 2;
