@@ -3,20 +3,9 @@
 
 mod common;
 
+use common::rng::Rng;
 use common::server::Server;
 use othello_engine::board::{Color, Move, Position};
-
-/// A small deterministic generator for reproducible random games.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 fn colour(c: Color) -> &'static str {
     match c {

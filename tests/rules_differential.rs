@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::reference::{MailboxBoard, SplitMix};
+use common::reference::MailboxBoard;
+use common::rng::SplitMix;
 use othello_engine::board::{Bits, Move, Position, Square};
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::reference::SplitMix;
+use common::rng::SplitMix;
 use othello_engine::board::{Bits, Move, Position, Square};
 use othello_engine::eval::{Evaluator, EvaluatorKind};
 use othello_engine::search::{

@@ -14,38 +14,11 @@
 
 #![allow(dead_code)]
 
+use crate::common::rng::Rng;
 use crate::common::server::Server;
 use othello_engine::board::{Color, Move, Position};
 use othello_engine::search::Levels;
 use std::collections::VecDeque;
-
-/// xorshift64: small, deterministic, good enough to pick lines.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True one time in `n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    /// One of `items`.
-    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
-        items[self.below(items.len())]
-    }
-}
 
 /// Lines per protocol: `OTHELLO_FUZZ_LINES`, or `default`.
 pub fn line_budget(default: usize) -> usize {
