@@ -5,14 +5,8 @@ mod common;
 
 use common::rng::Rng;
 use common::server::Server;
+use common::{colour, final_score_reply};
 use othello_engine::board::{Color, Move, Position};
-
-fn colour(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
 
 #[test]
 fn fixed_transcript_is_exact() {
@@ -149,15 +143,7 @@ fn random_games_with_both_pass_styles() {
             assert_eq!(s.gtp(&command), ["="], "{command}");
             position = position.play(Move::Play(sq)).expect("legal");
         }
-        let mut black = position.final_score();
-        if position.side_to_move() == Color::White {
-            black = -black;
-        }
-        let expected = match black {
-            0 => "= 0".to_string(),
-            b if b > 0 => format!("= B+{b}"),
-            b => format!("= W+{}", -b),
-        };
+        let expected = final_score_reply(&position);
         assert_eq!(s.gtp("final_score"), [expected]);
     }
     assert!(passes_seen > 0, "the seed gives games with passes");

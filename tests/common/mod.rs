@@ -12,3 +12,39 @@ pub mod obf;
 pub mod reference;
 pub mod rng;
 pub mod server;
+
+use othello_engine::board::{Color, Position};
+
+/// A colour as GTP writes it.
+pub fn colour(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The GTP `final_score` reply the rules give for a finished game: `= 0`, `= B+n` or `= W+n`.
+pub fn final_score_reply(position: &Position) -> String {
+    let mut black = position.final_score();
+    if position.side_to_move() == Color::White {
+        black = -black;
+    }
+    match black {
+        0 => "= 0".to_string(),
+        b if b > 0 => format!("= B+{b}"),
+        b => format!("= W+{}", -b),
+    }
+}
+
+/// gtp-rhino (Debian package grhino, which `.ci/run` installs): on PATH or in /usr/games.
+pub fn find_gtp_rhino() -> Option<String> {
+    let mut dirs: Vec<String> = std::env::var("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .map(str::to_string)
+        .collect();
+    dirs.push("/usr/games".into());
+    dirs.into_iter()
+        .map(|d| format!("{d}/gtp-rhino"))
+        .find(|p| std::path::Path::new(p).is_file())
+}

@@ -14,6 +14,7 @@
 
 #![allow(dead_code)]
 
+use crate::common;
 use crate::common::rng::Rng;
 use crate::common::server::Server;
 use othello_engine::board::{Color, Move, Position};
@@ -161,13 +162,6 @@ fn colour(token: &str) -> Option<Color> {
         "b" | "black" => Some(Color::Black),
         "w" | "white" => Some(Color::White),
         _ => None,
-    }
-}
-
-fn colour_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 
@@ -430,8 +424,8 @@ fn quick(levels: &Levels) -> bool {
 /// GTP lines a controller sends, built for the model's position.
 fn gtp_line(rng: &mut Rng, model: &GtpModel) -> String {
     let position = model.record.current();
-    let side = colour_name(position.side_to_move());
-    let other = colour_name(position.side_to_move().opponent());
+    let side = common::colour(position.side_to_move());
+    let other = common::colour(position.side_to_move().opponent());
     let legal: Vec<String> = position
         .legal_squares()
         .iter()
