@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests; each test binary includes them with `mod common;`.
 //!
+//! * here: the one-shot binary runner [`run`], the `../shared` paths, GTP colours and scores,
+//!   the gtp-rhino lookup.
 //! * `server`: the process harness that drives a line-protocol program (ours or a peer).
 //! * `obf`: the OBF files of `../shared/positions/`.
 //! * `reference`: a second, deliberately simple implementation of the rules.
@@ -14,6 +16,25 @@ pub mod rng;
 pub mod server;
 
 use othello_engine::board::{Color, Position};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `othello-engine <args>` to the end, with its output.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+        .args(args)
+        .output()
+        .expect("the binary starts")
+}
+
+/// `../shared/<relative>` beside the crate: the positions, WTHOR games and research the tests
+/// read.
+pub fn shared(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join(relative)
+}
 
 /// A colour as GTP writes it.
 pub fn colour(c: Color) -> &'static str {

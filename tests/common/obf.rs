@@ -4,11 +4,7 @@ use std::path::PathBuf;
 
 /// `../shared/positions/<name>` beside the crate.
 pub fn shared_positions(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join("positions")
-        .join(name)
+    super::shared("positions").join(name)
 }
 
 /// The positions of an OBF file in ../shared/positions, with their scored moves.
