@@ -1,13 +1,9 @@
 //! The command line as a user meets it: exit statuses and messages for good and bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello-engine"))
-        .args(args)
-        .output()
-        .expect("the binary starts")
-}
+use common::run;
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

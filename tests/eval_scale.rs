@@ -2,11 +2,12 @@
 //! disc differences of late positions from expert games, the best scale is close to one disc
 //! per disc. Protocols report these values to GUIs, which show them as discs.
 
+mod common;
+
 use othello_engine::board::{Move, Position};
 use othello_engine::eval::{EvaluatorKind, evaluate_in_discs};
 use othello_engine::game::wthor::parse_wthor;
 use othello_engine::search::Searcher;
-use std::path::Path;
 
 /// Positions at 12 to 18 empties of every 20th game of three WTHOR years, with their exact
 /// scores for the side to move. The scales were fitted on other years (1990, 1995, 2000, 2004,
@@ -15,8 +16,7 @@ fn solved_late_positions() -> Vec<(Position, i32)> {
     let mut searcher = Searcher::new(16, None);
     let mut solved = Vec::new();
     for year in [1985, 2007, 2012] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../shared/data/wthor/WTH_{year}.wtb"));
+        let path = common::shared(&format!("data/wthor/WTH_{year}.wtb"));
         let file = parse_wthor(&std::fs::read(&path).expect("the WTHOR file is readable"))
             .expect("the WTHOR file parses");
         for (g, game) in file.games.iter().enumerate().filter(|(g, _)| g % 20 == 0) {

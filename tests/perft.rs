@@ -1,10 +1,10 @@
 //! Perft against published counts (tests/data/perft.txt) and against the simple mailbox
 //! implementation on positions from the FFO suite and midgame10.
 
-mod support;
+mod common;
 
+use common::reference::MailboxBoard;
 use othello_engine::board::{Position, perft, perft_divide};
-use support::reference::MailboxBoard;
 
 #[test]
 fn published_counts_from_the_data_file() {
@@ -37,9 +37,9 @@ fn published_counts_from_the_data_file() {
 
 #[test]
 fn suite_positions_agree_with_the_mailbox_implementation() {
-    let mut lines = support::read_obf("fforum-1-19.obf");
-    lines.extend(support::read_obf("fforum-20-39.obf"));
-    lines.extend(support::read_obf("midgame10.obf"));
+    let mut lines = common::obf::read_obf("fforum-1-19.obf");
+    lines.extend(common::obf::read_obf("fforum-20-39.obf"));
+    lines.extend(common::obf::read_obf("midgame10.obf"));
     assert_eq!(lines.len(), 49);
     for (i, line) in lines.iter().enumerate() {
         let reference = MailboxBoard::from_position(&line.position);

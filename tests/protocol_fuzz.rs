@@ -2,8 +2,8 @@
 //! number of lines in the normal test run (`OTHELLO_FUZZ_LINES` sets another count), and a
 //! million lines per protocol with `cargo test --release -- --ignored`.
 
+mod common;
 mod fuzz;
-mod serve;
 
 const CI_LINES: usize = 4000;
 const LONG_LINES: usize = 1_000_000;

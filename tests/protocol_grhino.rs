@@ -2,29 +2,11 @@
 //! must be legal and the game must end with the score the rules give. gtp-rhino takes only
 //! implied passes, so passes are never sent, as Quarry does.
 
-mod serve;
+mod common;
 
+use common::server::Server;
+use common::{colour, final_score_reply, find_gtp_rhino};
 use othello_engine::board::{Color, Move, Position};
-use serve::Server;
-
-fn find_gtp_rhino() -> Option<String> {
-    let mut dirs: Vec<String> = std::env::var("PATH")
-        .unwrap_or_default()
-        .split(':')
-        .map(str::to_string)
-        .collect();
-    dirs.push("/usr/games".into());
-    dirs.into_iter()
-        .map(|d| format!("{d}/gtp-rhino"))
-        .find(|p| std::path::Path::new(p).is_file())
-}
-
-fn colour(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
 
 /// Plays one game; `engines[0]` is Black. Returns the final position.
 fn play_game(engines: &mut [Server; 2]) -> Position {
@@ -75,15 +57,7 @@ fn games_against_gtp_rhino() {
             [them, us]
         };
         let position = play_game(&mut engines);
-        let mut black = position.final_score();
-        if position.side_to_move() == Color::White {
-            black = -black;
-        }
-        let expected = match black {
-            0 => "= 0".to_string(),
-            b if b > 0 => format!("= B+{b}"),
-            b => format!("= W+{}", -b),
-        };
+        let expected = final_score_reply(&position);
         let index = usize::from(ours == Color::White);
         assert_eq!(engines[index].gtp("final_score"), [expected]);
         for e in engines {

@@ -1,29 +1,12 @@
 //! GTP transcripts: exact framing, passes in both styles, illegal and malformed commands, and
 //! whole games whose moves are checked against the rules.
 
-mod serve;
+mod common;
 
+use common::rng::Rng;
+use common::server::Server;
+use common::{colour, final_score_reply};
 use othello_engine::board::{Color, Move, Position};
-use serve::Server;
-
-/// A small deterministic generator for reproducible random games.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-fn colour(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
 
 #[test]
 fn fixed_transcript_is_exact() {
@@ -160,15 +143,7 @@ fn random_games_with_both_pass_styles() {
             assert_eq!(s.gtp(&command), ["="], "{command}");
             position = position.play(Move::Play(sq)).expect("legal");
         }
-        let mut black = position.final_score();
-        if position.side_to_move() == Color::White {
-            black = -black;
-        }
-        let expected = match black {
-            0 => "= 0".to_string(),
-            b if b > 0 => format!("= B+{b}"),
-            b => format!("= W+{}", -b),
-        };
+        let expected = final_score_reply(&position);
         assert_eq!(s.gtp("final_score"), [expected]);
     }
     assert!(passes_seen > 0, "the seed gives games with passes");

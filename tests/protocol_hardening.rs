@@ -3,10 +3,10 @@
 //! the wrong colour, passes after the end, ids beyond 64 bits, `quit` during a long search,
 //! `set depth` and the command line's levels, and the name and speed NBoard shows.
 
-mod serve;
+mod common;
 
+use common::server::Server;
 use othello_engine::board::{Move, Position};
-use serve::Server;
 use std::time::{Duration, Instant};
 
 const START_BOARD: &str =

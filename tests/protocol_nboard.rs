@@ -1,10 +1,10 @@
 //! NBoard transcripts: start-up, ping/pong ordering around running searches, `go` and `hint`
 //! answers checked against the rules, passes, `set game` jumps, CRLF, junk and end of input.
 
-mod serve;
+mod common;
 
+use common::server::Server;
 use othello_engine::board::{Move, Position};
-use serve::Server;
 use std::time::Duration;
 
 const START_BOARD: &str =

@@ -1,10 +1,11 @@
 //! The bitboard rules against the mailbox implementation over a million positions reached by
 //! seeded random play: legal moves, the flips of every legal move, passes, game ends and scores.
 
-mod support;
+mod common;
 
+use common::reference::MailboxBoard;
+use common::rng::SplitMix;
 use othello_engine::board::{Bits, Move, Position, Square};
-use support::reference::{MailboxBoard, SplitMix};
 
 #[test]
 fn bitboards_agree_with_the_mailbox_over_a_million_positions() {

@@ -1,14 +1,14 @@
 //! The search against external facts: FFO exact scores and best moves, symmetry, win/draw/loss
 //! agreement, and a plain minimax at small depths for every evaluator.
 
-mod support;
+mod common;
 
+use common::rng::SplitMix;
 use othello_engine::board::{Bits, Move, Position, Square};
 use othello_engine::eval::{Evaluator, EvaluatorKind};
 use othello_engine::search::{
     EndgameMode, Levels, Limits, PhaseLevel, Searcher, Value, terminal_score,
 };
-use support::reference::SplitMix;
 
 fn fallback() -> PhaseLevel {
     Levels::default().midgame
@@ -18,7 +18,7 @@ fn fallback() -> PhaseLevel {
 /// file gives that score.
 fn check_ffo(file: &str) {
     let mut searcher = Searcher::new(64, None);
-    for (i, line) in support::read_obf(file).iter().enumerate() {
+    for (i, line) in common::obf::read_obf(file).iter().enumerate() {
         searcher.clear();
         let r = searcher.solve(
             &line.position,
@@ -58,7 +58,7 @@ fn ffo_20_to_39() {
 
 #[test]
 fn all_symmetries_give_the_same_exact_score() {
-    let lines = support::read_obf("fforum-1-19.obf");
+    let lines = common::obf::read_obf("fforum-1-19.obf");
     let mut searcher = Searcher::new(16, None);
     for line in lines.iter().step_by(4) {
         let expected = line.moves[0].1;
@@ -100,7 +100,7 @@ fn all_symmetries_give_the_same_exact_score() {
 #[test]
 fn win_draw_loss_agrees_with_the_exact_sign() {
     let mut searcher = Searcher::new(16, None);
-    for line in support::read_obf("fforum-1-19.obf") {
+    for line in common::obf::read_obf("fforum-1-19.obf") {
         let expected = line.moves[0].1.signum();
         for mode in [EndgameMode::Wld, EndgameMode::WinElseLeast] {
             searcher.clear();

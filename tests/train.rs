@@ -1,14 +1,14 @@
 //! The WTHOR reader against the facts its README states about the shared game files, and the
 //! built-in pattern weights against exact endgame scores.
 
-use othello_engine::board::parse_obf_line;
+mod common;
+
 use othello_engine::eval::{Evaluator, Pattern};
 use othello_engine::game::wthor::{game_samples, parse_wthor};
-use std::path::Path;
 
 #[test]
 fn every_wthor_game_replays_and_the_finished_ones_give_samples() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor");
+    let dir = common::shared("data/wthor");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("../shared/data/wthor is readable")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -36,12 +36,9 @@ fn every_wthor_game_replays_and_the_finished_ones_give_samples() {
 
 #[test]
 fn the_pattern_evaluator_sees_who_wins_clearly_won_ffo_positions() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/positions");
     let (mut clear, mut right) = (0, 0);
     for name in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf"] {
-        let text = std::fs::read_to_string(dir.join(name)).unwrap();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let obf = parse_obf_line(line).unwrap();
+        for obf in common::obf::read_obf(name) {
             let Some(best) = obf.moves.iter().map(|m| m.1).max() else {
                 continue;
             };

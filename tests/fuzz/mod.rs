@@ -14,38 +14,12 @@
 
 #![allow(dead_code)]
 
-use crate::serve::Server;
+use crate::common;
+use crate::common::rng::Rng;
+use crate::common::server::Server;
 use othello_engine::board::{Color, Move, Position};
 use othello_engine::search::Levels;
 use std::collections::VecDeque;
-
-/// xorshift64: small, deterministic, good enough to pick lines.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True one time in `n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    /// One of `items`.
-    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
-        items[self.below(items.len())]
-    }
-}
 
 /// Lines per protocol: `OTHELLO_FUZZ_LINES`, or `default`.
 pub fn line_budget(default: usize) -> usize {
@@ -188,13 +162,6 @@ fn colour(token: &str) -> Option<Color> {
         "b" | "black" => Some(Color::Black),
         "w" | "white" => Some(Color::White),
         _ => None,
-    }
-}
-
-fn colour_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 
@@ -457,8 +424,8 @@ fn quick(levels: &Levels) -> bool {
 /// GTP lines a controller sends, built for the model's position.
 fn gtp_line(rng: &mut Rng, model: &GtpModel) -> String {
     let position = model.record.current();
-    let side = colour_name(position.side_to_move());
-    let other = colour_name(position.side_to_move().opponent());
+    let side = common::colour(position.side_to_move());
+    let other = common::colour(position.side_to_move().opponent());
     let legal: Vec<String> = position
         .legal_squares()
         .iter()

@@ -1,8 +1,6 @@
 //! A deliberately simple second implementation of the rules, for differential tests only:
 //! a 10x10 array with a border, walked one direction at a time.
 
-#![allow(dead_code)]
-
 use othello_engine::board::{Color, Position};
 
 const BORDER: i8 = 2;
@@ -139,23 +137,5 @@ impl MailboxBoard {
                 next.perft(depth - 1)
             })
             .sum()
-    }
-}
-
-/// SplitMix64: a tiny seeded generator, stable across crate versions.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform index below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 }

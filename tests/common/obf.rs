@@ -1,18 +1,10 @@
-//! Helpers shared by the integration tests.
-
-#![allow(dead_code)]
-
-pub mod reference;
+//! The OBF test files of `../shared/positions/`, beside the crate, where the FFO suite lives.
 
 use std::path::PathBuf;
 
-/// `../shared/positions/<name>` beside the crate, where the FFO suite lives.
+/// `../shared/positions/<name>` beside the crate.
 pub fn shared_positions(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join("positions")
-        .join(name)
+    super::shared("positions").join(name)
 }
 
 /// The positions of an OBF file in ../shared/positions, with their scored moves.

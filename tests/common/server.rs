@@ -1,8 +1,6 @@
 //! Drives the server binary like a GUI: lines in, lines out, with a deadline on every wait so a
 //! hang fails the test instead of stalling it.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

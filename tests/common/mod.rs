@@ -1,0 +1,71 @@
+//! Helpers shared by the integration tests; each test binary includes them with `mod common;`.
+//!
+//! * here: the one-shot binary runner [`run`], the `../shared` paths, GTP colours and scores,
+//!   the gtp-rhino lookup.
+//! * `server`: the process harness that drives a line-protocol program (ours or a peer).
+//! * `obf`: the OBF files of `../shared/positions/`.
+//! * `reference`: a second, deliberately simple implementation of the rules.
+//! * `rng`: seeded generators.
+
+// Every test binary compiles this module but uses only part of it.
+#![allow(dead_code)]
+
+pub mod obf;
+pub mod reference;
+pub mod rng;
+pub mod server;
+
+use othello_engine::board::{Color, Position};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `othello-engine <args>` to the end, with its output.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+        .args(args)
+        .output()
+        .expect("the binary starts")
+}
+
+/// `../shared/<relative>` beside the crate: the positions, WTHOR games and research the tests
+/// read.
+pub fn shared(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join(relative)
+}
+
+/// A colour as GTP writes it.
+pub fn colour(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The GTP `final_score` reply the rules give for a finished game: `= 0`, `= B+n` or `= W+n`.
+pub fn final_score_reply(position: &Position) -> String {
+    let mut black = position.final_score();
+    if position.side_to_move() == Color::White {
+        black = -black;
+    }
+    match black {
+        0 => "= 0".to_string(),
+        b if b > 0 => format!("= B+{b}"),
+        b => format!("= W+{}", -b),
+    }
+}
+
+/// gtp-rhino (Debian package grhino, which `.ci/run` installs): on PATH or in /usr/games.
+pub fn find_gtp_rhino() -> Option<String> {
+    let mut dirs: Vec<String> = std::env::var("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .map(str::to_string)
+        .collect();
+    dirs.push("/usr/games".into());
+    dirs.into_iter()
+        .map(|d| format!("{d}/gtp-rhino"))
+        .find(|p| std::path::Path::new(p).is_file())
+}
