@@ -98,7 +98,7 @@ pub struct Sample {
 /// one that stops before the game is over gives no samples (its score is an adjudication).
 pub fn game_samples(game: &WthorGame, depth: u8) -> Result<Vec<Sample>, String> {
     let mut position = Position::start();
-    let mut positions = Vec::with_capacity(60);
+    let mut positions = Vec::with_capacity(crate::board::MAX_EMPTIES as usize);
     for (i, &square) in game.moves.iter().enumerate() {
         if position.must_pass() {
             position = position.pass();

@@ -8,7 +8,7 @@
 use super::Stopper;
 use super::stability::stable_discs;
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, flips, last_flip_count, legal_moves};
+use crate::board::{Bits, CORNERS, flips, last_flip_count, legal_moves};
 use crate::eval::Pattern;
 
 /// The evaluator's view of a position far from the end, for move ordering: the pattern
@@ -32,7 +32,6 @@ const EVAL_ORDER_EMPTIES: u32 = 14;
 /// Above this many empties, that view looks one ply deeper.
 const DEEP_ORDER_EMPTIES: u32 = 15;
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The four quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0F0F_0F0F,

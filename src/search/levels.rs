@@ -1,7 +1,7 @@
 //! Per-phase settings: the depth and evaluator of the opening and the midgame, and when and how
 //! the endgame is solved. The command line, the protocols and the tournament runner share them.
 
-use crate::board::Position;
+use crate::board::{MAX_EMPTIES, Position};
 use crate::eval::EvaluatorKind;
 use std::fmt;
 use std::str::FromStr;
@@ -151,7 +151,7 @@ impl Levels {
     /// endgame solved from the empties of preset `depth` (from `depth` empties beyond the
     /// presets), the evaluators and modes kept: what NBoard's `set depth` asks for.
     pub fn with_depth(&self, depth: u32) -> Option<Levels> {
-        if depth > 60 {
+        if depth > MAX_EMPTIES {
             return None;
         }
         let preset = Levels::preset(depth.min(MAX_LEVEL))?;
@@ -169,7 +169,7 @@ impl Levels {
     /// The phase of `position`.
     pub fn phase(&self, position: &Position) -> Phase {
         let empties = position.empty_count();
-        let played = 60u32.saturating_sub(empties);
+        let played = MAX_EMPTIES.saturating_sub(empties);
         if empties <= self.endgame_empties {
             Phase::Endgame
         } else if played < self.opening_moves {
@@ -193,15 +193,19 @@ impl Levels {
             v.trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|d| (1..=60).contains(d))
-                .ok_or_else(|| format!("bad {name} '{v}': expected a whole number from 1 to 60"))
+                .filter(|d| (1..=MAX_EMPTIES).contains(d))
+                .ok_or_else(|| {
+                    format!("bad {name} '{v}': expected a whole number from 1 to {MAX_EMPTIES}")
+                })
         };
         let count = |v: &str| -> Result<u32, String> {
             v.trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|d| *d <= 60)
-                .ok_or_else(|| format!("bad {name} '{v}': expected a whole number from 0 to 60"))
+                .filter(|d| *d <= MAX_EMPTIES)
+                .ok_or_else(|| {
+                    format!("bad {name} '{v}': expected a whole number from 0 to {MAX_EMPTIES}")
+                })
         };
         match name {
             "level" => {

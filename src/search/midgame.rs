@@ -2,7 +2,7 @@
 
 use super::Stopper;
 use super::tt::{NO_MOVE, TranspositionTable};
-use crate::board::{Bits, Position, legal_moves};
+use crate::board::{Bits, CORNERS, Position, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator};
 
 /// Scores beyond this are finished games: `WIN + 100 x discs` (negated for losses).
@@ -20,8 +20,6 @@ pub fn terminal_score(position: &Position) -> i32 {
         _ => 0,
     }
 }
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The midgame search's state for one search.
 pub(crate) struct Midgame<'a, E: Evaluator> {
