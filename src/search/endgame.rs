@@ -5,7 +5,7 @@
 //! up, "fastest first" ordering (fewest replies for the opponent), the transposition table and
 //! stability cut-offs prune the tree.
 
-use super::Stopper;
+use super::limits::Stopper;
 use super::stability::stable_discs;
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, CORNERS, flips, last_flip_count, legal_moves};

@@ -1,6 +1,6 @@
 //! Depth-limited principal-variation search with an evaluator and the transposition table.
 
-use super::Stopper;
+use super::limits::Stopper;
 use super::tt::{NO_MOVE, TranspositionTable};
 use crate::board::{Bits, CORNERS, Position, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator};
