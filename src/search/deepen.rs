@@ -6,7 +6,7 @@ use super::midgame::{INFINITY, Midgame, WIN};
 use super::report::{SearchReport, Value, principal_variation};
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, EvaluatorVisitor};
 use std::time::Instant;
 
 /// From this depth on, a depth starts with a window around the last depth's value; the first
@@ -19,16 +19,39 @@ const ASPIRATION_GROWTH: i32 = 4;
 /// Once the widening step passes this, the window opens fully: the value is far from the guess.
 const ASPIRATION_MAX_DELTA: i32 = 3000;
 
+/// [`deepen`] as a visit, for [`crate::eval::EvaluatorKind::dispatch`].
+pub(crate) struct Deepen<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub position: &'a Position,
+    pub max_depth: u32,
+    pub limits: &'a Limits,
+    pub progress: &'a mut dyn FnMut(&SearchReport),
+}
+
+impl EvaluatorVisitor for Deepen<'_> {
+    type Output = Option<SearchReport>;
+
+    fn visit<E: Evaluator>(self, eval: &E) -> Option<SearchReport> {
+        deepen(
+            self.tt,
+            self.position,
+            self.max_depth,
+            eval,
+            self.limits,
+            self.progress,
+        )
+    }
+}
+
 /// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval`, calling
 /// `progress` after each finished depth. A depth cut short by the limits is dropped unless it
 /// is the first; no depth starts after the soft deadline, and a proven result ends the
 /// deepening. Returns the last report (`None` only if no depth ran).
-pub(crate) fn deepen<E: Evaluator>(
+fn deepen<E: Evaluator>(
     tt: &mut TranspositionTable,
     position: &Position,
     max_depth: u32,
     eval: &E,
-    kind: u8,
     limits: &Limits,
     progress: &mut dyn FnMut(&SearchReport),
 ) -> Option<SearchReport> {
@@ -37,7 +60,6 @@ pub(crate) fn deepen<E: Evaluator>(
     let mut search = Midgame {
         tt,
         eval,
-        kind,
         nodes: 0,
         stopper: &mut stopper,
     };
@@ -62,7 +84,13 @@ pub(crate) fn deepen<E: Evaluator>(
             best_move,
             value: Value::estimate(value, eval),
             depth,
-            pv: principal_variation(search.tt, position, kind, best_move, depth as usize),
+            pv: principal_variation(
+                search.tt,
+                position,
+                Midgame::<E>::KIND,
+                best_move,
+                depth as usize,
+            ),
             nodes: search.nodes,
             elapsed: start.elapsed(),
             complete: !search.stopper.stopped(),

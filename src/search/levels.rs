@@ -69,6 +69,36 @@ pub struct PhaseLevel {
     pub eval: EvaluatorKind,
 }
 
+/// How a phase picks its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// A uniformly random legal move, without a search.
+    Random,
+    /// The best move of a search with this evaluator.
+    Search(EvaluatorKind),
+}
+
+impl PhaseLevel {
+    /// What this level plays: the one place where `random`, which the command line and the
+    /// protocols name as an evaluator, becomes a move policy.
+    pub fn play(self) -> Play {
+        match self.eval {
+            EvaluatorKind::Random => Play::Random,
+            kind => Play::Search(kind),
+        }
+    }
+
+    /// The evaluator of a search run at this level: its own, or for a random level `classic`
+    /// (the presets' evaluator), since such a level still needs searches: the fallback move of
+    /// an endgame solve, hints.
+    pub fn search_evaluator(self) -> EvaluatorKind {
+        match self.play() {
+            Play::Search(kind) => kind,
+            Play::Random => EvaluatorKind::Classic,
+        }
+    }
+}
+
 /// All the per-phase settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Levels {
@@ -287,6 +317,22 @@ mod tests {
         assert_eq!(base.with_depth(30).map(|l| l.endgame_empties), Some(30));
         assert_eq!(base.with_depth(12).map(|l| l.endgame_empties), Some(22));
         assert!(base.with_depth(0).is_none() && base.with_depth(61).is_none());
+    }
+
+    #[test]
+    fn random_is_a_policy_that_searches_with_classic() {
+        let random = PhaseLevel {
+            depth: 4,
+            eval: EvaluatorKind::Random,
+        };
+        assert_eq!(random.play(), Play::Random);
+        assert_eq!(random.search_evaluator(), EvaluatorKind::Classic);
+        let pattern = PhaseLevel {
+            eval: EvaluatorKind::Pattern,
+            ..random
+        };
+        assert_eq!(pattern.play(), Play::Search(EvaluatorKind::Pattern));
+        assert_eq!(pattern.search_evaluator(), EvaluatorKind::Pattern);
     }
 
     #[test]

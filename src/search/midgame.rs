@@ -1,9 +1,9 @@
 //! Depth-limited principal-variation search with an evaluator and the transposition table.
 
 use super::limits::Stopper;
-use super::tt::{NO_MOVE, TranspositionTable};
+use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, CORNERS, Position, legal_moves};
-use crate::eval::{EVAL_LIMIT, Evaluator};
+use crate::eval::{EVAL_LIMIT, Evaluator, EvaluatorKind};
 
 /// Scores beyond this are finished games: `WIN + 100 x discs` (negated for losses).
 pub const WIN: i32 = 40_000;
@@ -25,12 +25,22 @@ pub fn terminal_score(position: &Position) -> i32 {
 pub(crate) struct Midgame<'a, E: Evaluator> {
     pub tt: &'a mut TranspositionTable,
     pub eval: &'a E,
-    pub kind: u8,
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
 }
 
 impl<E: Evaluator> Midgame<'_, E> {
+    /// The table kind of this search's entries: the evaluator's ID. Compiling the search for
+    /// an evaluator whose ID is the endgame's, or for the run-time [`EvaluatorKind`], fails.
+    pub const KIND: u8 = {
+        assert!(E::ID != KIND_ENDGAME, "the endgame's table kind");
+        assert!(
+            E::ID != <EvaluatorKind as Evaluator>::ID,
+            "search with a concrete evaluator (EvaluatorKind::dispatch)"
+        );
+        E::ID
+    };
+
     #[inline]
     fn evaluate(&self, position: &Position) -> i32 {
         self.eval.evaluate(position).clamp(-EVAL_LIMIT, EVAL_LIMIT)
@@ -103,7 +113,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         }
         let (p, o) = (position.player(), position.opponent());
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(p, o, self.kind) {
+        if let Some(e) = self.tt.probe(p, o, Self::KIND) {
             if u32::from(e.depth) >= depth {
                 if e.lower >= beta || e.lower == e.upper {
                     return (e.lower, e.best);
@@ -153,7 +163,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         let upper = if best < beta { best } else { INFINITY };
         self.tt.store(
             (p, o),
-            self.kind,
+            Self::KIND,
             depth.min(255) as u8,
             lower,
             upper,

@@ -11,7 +11,9 @@ mod stability;
 mod tt;
 
 pub use endgame::final_score;
-pub use levels::{DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Phase, PhaseLevel, SETTING_NAMES};
+pub use levels::{
+    DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Phase, PhaseLevel, Play, SETTING_NAMES,
+};
 pub use limits::Limits;
 pub use midgame::{INFINITY, WIN, terminal_score};
 pub use report::{SearchReport, Value};
@@ -19,8 +21,8 @@ pub use stability::stable_discs;
 pub use tt::TranspositionTable;
 
 use crate::board::{Bits, Move, Position, Square};
-use crate::eval::{Classic, Discs, DiscsInverse, EvaluatorKind, Pattern, Weighted};
-use deepen::deepen;
+use crate::eval::EvaluatorKind;
+use deepen::Deepen;
 use endgame::Endgame;
 use limits::Stopper;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -81,7 +83,7 @@ impl Searcher {
     ) -> SearchReport {
         let phase = levels.phase(position);
         let level = levels.phase_level(phase);
-        if level.eval == EvaluatorKind::Random && phase != Phase::Endgame {
+        if level.play() == Play::Random && phase != Phase::Endgame {
             return self.random_move(position);
         }
         match phase {
@@ -137,7 +139,8 @@ impl Searcher {
         Some(pass_report(&report))
     }
 
-    /// Iterative deepening to `level.depth` with `level.eval`, within `limits`.
+    /// Iterative deepening to `level.depth` with the level's evaluator (`classic` for a random
+    /// level, see [`PhaseLevel::search_evaluator`]), within `limits`.
     pub fn search(
         &mut self,
         position: &Position,
@@ -151,54 +154,16 @@ impl Searcher {
         if let Some(r) = self.no_move_report(position, &mut inner, progress) {
             return r;
         }
-        let (tt, depth) = (&mut self.tt, level.depth);
-        let report = match level.eval {
-            EvaluatorKind::Random | EvaluatorKind::Classic => deepen(
-                tt,
-                position,
-                depth,
-                &Classic,
-                EvaluatorKind::Classic.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::Discs => deepen(
-                tt,
-                position,
-                depth,
-                &Discs,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::DiscsInverse => deepen(
-                tt,
-                position,
-                depth,
-                &DiscsInverse,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::Weighted => deepen(
-                tt,
-                position,
-                depth,
-                &Weighted,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::Pattern => deepen(
-                tt,
-                position,
-                depth,
-                &Pattern,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
+        let deepen = Deepen {
+            tt: &mut self.tt,
+            position,
+            max_depth: level.depth,
+            limits,
+            progress,
         };
+        let report = level.search_evaluator().dispatch(deepen).flatten();
+        // Neither is `None` in practice (a search evaluator is never `random`, and depth 1
+        // always runs), but a move is owed whatever happens.
         report.unwrap_or_else(|| self.random_move(position))
     }
 
