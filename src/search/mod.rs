@@ -1,6 +1,7 @@
 //! Thinking: iterative deepening PVS with a transposition table, an exact endgame solver, the
 //! per-phase levels and the stop/time limits that bound every search.
 
+mod analysis;
 mod deepen;
 mod endgame;
 mod levels;
