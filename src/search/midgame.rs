@@ -1,4 +1,5 @@
-//! Depth-limited principal-variation search with an evaluator and the transposition table.
+//! Depth-limited principal-variation search with an evaluator and the transposition table, and
+//! the score scale it shares with the reports: evaluations below [`WIN`], finished games above.
 
 use super::limits::Stopper;
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
@@ -20,6 +21,14 @@ pub fn terminal_score(position: &Position) -> i32 {
         _ => 0,
     }
 }
+
+/// From this many plies left on, children are sorted by their static evaluation: the subtree
+/// below is big enough to repay an evaluation per child. Nearer the leaves, mobility is cheaper.
+const EVAL_ORDER_DEPTH: u32 = 3;
+/// The mobility sort key: this much per reply left to the opponent (corner replies twice)...
+const REPLY_WEIGHT: i32 = 16;
+/// ... less this much for taking a corner (worth two replies).
+const CORNER_BONUS: i32 = 32;
 
 /// The midgame search's state for one search.
 pub(crate) struct Midgame<'a, E: Evaluator> {
@@ -46,8 +55,9 @@ impl<E: Evaluator> Midgame<'_, E> {
         self.eval.evaluate(position).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// Children in search order: the table move, then by a one-ply evaluation when deep enough,
-    /// else by the opponent's mobility (corners count double) with corners early.
+    /// Children in search order: the table move, then by a one-ply evaluation when deep enough
+    /// (lowest first: it is the opponent's score), else by the opponent's mobility (corners
+    /// count double) with corners early.
     fn ordered_children(
         &self,
         position: &Position,
@@ -64,14 +74,14 @@ impl<E: Evaluator> Midgame<'_, E> {
                 );
                 let key = if sq as u8 == tt_move {
                     i32::MIN
-                } else if depth >= 3 {
+                } else if depth >= EVAL_ORDER_DEPTH {
                     self.evaluate(&child)
                 } else {
                     let replies = child.legal_moves();
-                    let mut key =
-                        16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let mut key = REPLY_WEIGHT
+                        * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                     if bit & CORNERS != 0 {
-                        key -= 32;
+                        key -= CORNER_BONUS;
                     }
                     key
                 };

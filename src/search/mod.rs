@@ -1,5 +1,55 @@
-//! Thinking: iterative deepening PVS with a transposition table, an exact endgame solver, the
-//! per-phase levels and the stop/time limits that bound every search.
+//! Thinking: how the engine chooses a move.
+//!
+//! **Phases.** A game is cut in three ([`Levels`], `levels.rs`): the opening (the first few
+//! moves), the midgame, and the endgame from a set number of empties on. The opening and the
+//! midgame search to a fixed depth with an evaluator; the endgame is solved exactly, or for
+//! win/draw/loss only. [`Searcher::think`] picks the phase and runs [`Searcher::search`] or
+//! [`Searcher::solve`]. A level may name `random`, which is not an evaluator but a move policy
+//! ([`Play`]): outside the endgame it plays a random legal move without searching.
+//!
+//! **The midgame search** (`midgame.rs`) is a fail-soft principal-variation search (PVS): the
+//! first move gets the full window, the others a null window that only asks whether they beat
+//! the best so far, and a second, full search when they do. Moves are ordered by the table
+//! move, then, with three plies or more left, by the evaluation of the position after each
+//! move, and nearer the leaves by the mobility left to the opponent. The evaluator is chosen
+//! once per search ([`EvaluatorKind::dispatch`]), so the search is compiled for each
+//! evaluator and pays nothing per node for the choice. Scores are the evaluator's own units;
+//! a finished game scores beyond [`WIN`] (`WIN` plus 100 per disc), above every evaluation, so
+//! a proven result is known as such; [`Value`] turns both into discs for the reports
+//! (`report.rs`).
+//!
+//! **Iterative deepening** (`deepen.rs`) searches depth 1, 2, 3... up to the level's depth.
+//! Each depth fills the table with best moves that order the next one, and leaves a finished
+//! answer should time run out. From depth 3 each depth starts with an aspiration window
+//! around the last value, widened on the failing side (4 times wider each time, fully open
+//! past a limit) until the value falls inside. Deepening ends early on a proven result.
+//!
+//! **Limits** (`limits.rs`): no depth starts after the soft deadline; the stop flag and the
+//! hard deadline are polled every few thousand nodes, and a depth they cut short is dropped
+//! (the previous depth's move stands).
+//!
+//! **The transposition table** (`tt.rs`) is shared by every search of a [`Searcher`]. Entries
+//! hold the whole position (a hit is never a collision), bounds on its value, the best move
+//! and the depth. Each entry has a kind: the midgame's entries are kept per evaluator (the
+//! evaluator's `ID`), since units differ, and the endgame solver's exact disc scores under a
+//! kind of their own, with the number of empties as the depth. The principal variation of a
+//! report is read back from it.
+//!
+//! **The endgame** (`endgame.rs`, whose header tells the solver) is reached through
+//! [`Searcher::solve`], which first runs a quick search (at most `FALLBACK_MAX_DEPTH` plies,
+//! the level's evaluator) whose move stands if the limits stop the solve. An exact solve with
+//! `GUESS_MIN_EMPTIES` or more empties then runs a short `pattern` search, whose value in
+//! discs is the score guess that centres the solver's first window; a good guess saves much of
+//! a hard solve. Win-else-least solves for win/draw/loss first and, on a loss, exactly.
+//!
+//! **Passes.** A position whose side must pass is answered from the position after the pass:
+//! the search or solve runs there, and the report gets the pass in front and its value
+//! negated. Inside the searches a pass costs no depth, and a finished game is scored by its
+//! final disc difference.
+//!
+//! **Also here:** the per-phase settings and presets (`levels.rs`), a value for every move for
+//! NBoard's hints ([`Searcher::top_moves`], `analysis.rs`), and stable discs for the solver's
+//! cut-offs (`stability.rs`).
 
 mod analysis;
 mod deepen;
