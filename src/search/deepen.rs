@@ -10,7 +10,7 @@ use crate::eval::{Evaluator, EvaluatorVisitor};
 use std::time::Instant;
 
 /// From this depth on, a depth starts with a window around the last depth's value; the first
-/// depths are too cheap, and their values too unsteady, to gain from one.
+/// depths are cheap enough to search with the full window.
 const ASPIRATION_MIN_DEPTH: u32 = 3;
 /// Half the width of the first window, in the evaluator's units.
 const ASPIRATION_DELTA: i32 = 100;
