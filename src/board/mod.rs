@@ -13,6 +13,13 @@ pub use square::{Move, MoveParseError, Square};
 
 use std::fmt;
 
+/// The most empty squares a position can have (the start has 60): the longest game in moves,
+/// and so the deepest any search can usefully look.
+pub const MAX_EMPTIES: u32 = 60;
+
+/// The four corner squares `a1`, `h1`, `a8` and `h8`, as a bitboard.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+
 /// A side: black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
@@ -28,6 +35,14 @@ impl Color {
         match self {
             Color::Black => Color::White,
             Color::White => Color::Black,
+        }
+    }
+
+    /// 0 for black, 1 for white: the index of a side in per-side arrays (clocks, counts).
+    pub fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
         }
     }
 
@@ -298,7 +313,22 @@ mod tests {
         let p = Position::start();
         let names: Vec<String> = p.legal_squares().iter().map(|s| s.to_string()).collect();
         assert_eq!(names, ["d3", "c4", "f5", "e6"]);
-        assert_eq!(p.empty_count(), 60);
+        assert_eq!(p.empty_count(), MAX_EMPTIES);
+    }
+
+    #[test]
+    fn colour_indices_are_black_0_white_1() {
+        assert_eq!((Color::Black.index(), Color::White.index()), (0, 1));
+        assert_eq!(Color::Black.opponent().index(), 1);
+    }
+
+    #[test]
+    fn corners_are_the_four_corner_squares() {
+        let names: Vec<String> = Bits(CORNERS)
+            .filter_map(Square::new)
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(names, ["a1", "h1", "a8", "h8"]);
     }
 
     #[test]

@@ -2,13 +2,10 @@
 //! position) and value parsers whose errors name the problem.
 
 use crate::arena::options::CliError;
-use crate::board::Position;
+use crate::board::{MAX_EMPTIES, Position};
 use crate::eval::EvaluatorKind;
 use crate::search::{DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Searcher};
 use clap::Args;
-
-/// The most empties a position has: the largest depth and solve point.
-const MAX_EMPTIES_U32: u32 = 60;
 
 /// A whole number in `range`, or the message `bad WHAT 'TEXT': expected ...`.
 pub fn number_in(
@@ -33,16 +30,16 @@ fn level(s: &str) -> Result<u32, String> {
     number_in(s, "level", 1..=MAX_LEVEL)
 }
 fn opening_moves(s: &str) -> Result<u32, String> {
-    number_in(s, "opening-moves", 0..=MAX_EMPTIES_U32)
+    number_in(s, "opening-moves", 0..=MAX_EMPTIES)
 }
 fn opening_depth(s: &str) -> Result<u32, String> {
-    number_in(s, "opening-depth", 1..=MAX_EMPTIES_U32)
+    number_in(s, "opening-depth", 1..=MAX_EMPTIES)
 }
 fn midgame_depth(s: &str) -> Result<u32, String> {
-    number_in(s, "midgame-depth", 1..=MAX_EMPTIES_U32)
+    number_in(s, "midgame-depth", 1..=MAX_EMPTIES)
 }
 fn endgame_empties(s: &str) -> Result<u32, String> {
-    number_in(s, "endgame-empties", 0..=MAX_EMPTIES_U32)
+    number_in(s, "endgame-empties", 0..=MAX_EMPTIES)
 }
 fn evaluator(s: &str) -> Result<EvaluatorKind, String> {
     s.trim().parse()

@@ -1,4 +1,5 @@
-//! Evaluation: the [`Evaluator`] trait and every evaluator, selectable by name.
+//! Evaluation: the [`Evaluator`] trait, every evaluator, and the one place that turns an
+//! evaluator's name into its type ([`EvaluatorKind::dispatch`]).
 //!
 //! Scores are for the side to move. The evaluators that estimate a disc difference (`discs`,
 //! `discs-inverse`, `pattern`) score in hundredths of a disc; the hand-made ones (`classic`,
@@ -6,13 +7,19 @@
 //! [`Evaluator::centidiscs_per_unit`] how to read them as discs, so that every value a protocol
 //! reports is in discs whatever the evaluator.
 //! Every evaluator stays within [`EVAL_LIMIT`] so that finished games always rank above it.
+//!
+//! Adding an evaluator takes a file with a unit struct that implements [`Evaluator`] under an
+//! `ID` of its own, and one line in the `evaluator_kinds!` list below, which gives it a name
+//! and a place in the dispatch.
 
 mod classic;
+mod discs;
 pub mod pattern;
 pub mod train;
 mod weighted;
 
 pub use classic::{Classic, protected_discs};
+pub use discs::{Discs, DiscsInverse};
 pub use pattern::Pattern;
 pub use weighted::Weighted;
 
@@ -25,6 +32,11 @@ pub const EVAL_LIMIT: i32 = 30_000;
 
 /// A static evaluation of a position for the side to move; higher is better for it.
 pub trait Evaluator {
+    /// Tells this evaluator's scores from other evaluators' where they share a table (the
+    /// search's transposition table keys on it, as units differ): unique among evaluators,
+    /// and never 0, which marks the endgame solver's exact scores.
+    const ID: u8;
+
     /// The score of `position` for its side to move.
     fn evaluate(&self, position: &Position) -> i32;
 
@@ -36,75 +48,87 @@ pub trait Evaluator {
     }
 }
 
+/// Code to run with one evaluator, statically typed: what [`EvaluatorKind::dispatch`] calls,
+/// so that a search is compiled once per evaluator and never pays for a `match` per node.
+pub trait EvaluatorVisitor {
+    /// What the visit gives back.
+    type Output;
+
+    /// Runs with `eval`.
+    fn visit<E: Evaluator>(self, eval: &E) -> Self::Output;
+}
+
 /// The static evaluation of `position` by `kind`, in discs for the side to move.
 pub fn evaluate_in_discs(kind: EvaluatorKind, position: &Position) -> f64 {
     f64::from(kind.evaluate(position)) * kind.centidiscs_per_unit() / 100.0
 }
 
-/// Own discs minus the opponent's, in hundredths of a disc.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Discs;
-
-impl Evaluator for Discs {
-    fn evaluate(&self, p: &Position) -> i32 {
-        100 * (p.player().count_ones() as i32 - p.opponent().count_ones() as i32)
-    }
-}
-
-/// The opponent's discs minus own: an engine that plays to lose discs.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DiscsInverse;
-
-impl Evaluator for DiscsInverse {
-    fn evaluate(&self, p: &Position) -> i32 {
-        -Discs.evaluate(p)
-    }
-}
-
-/// The evaluators the engine can be told to use, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EvaluatorKind {
-    /// A uniformly random legal move (the search is skipped).
-    Random,
-    /// [`Discs`].
-    Discs,
-    /// [`DiscsInverse`].
-    DiscsInverse,
-    /// [`Classic`].
-    Classic,
-    /// [`Weighted`].
-    Weighted,
-    /// [`Pattern`], trained on expert games.
-    Pattern,
-}
-
-impl EvaluatorKind {
-    /// Every evaluator, in the order `list` shows them.
-    pub const ALL: [EvaluatorKind; 6] = [
-        EvaluatorKind::Random,
-        EvaluatorKind::Discs,
-        EvaluatorKind::DiscsInverse,
-        EvaluatorKind::Classic,
-        EvaluatorKind::Weighted,
-        EvaluatorKind::Pattern,
-    ];
-
-    /// The name used on the command line and in protocols.
-    pub fn name(self) -> &'static str {
-        match self {
-            EvaluatorKind::Random => "random",
-            EvaluatorKind::Discs => "discs",
-            EvaluatorKind::DiscsInverse => "discs-inverse",
-            EvaluatorKind::Classic => "classic",
-            EvaluatorKind::Weighted => "weighted",
-            EvaluatorKind::Pattern => "pattern",
+/// Writes [`EvaluatorKind`] from one list of `Variant => Type, "name";` lines: the enum,
+/// `ALL`, `name` and `dispatch`, and a compile-time check that the IDs are distinct.
+macro_rules! evaluator_kinds {
+    ($($(#[$doc:meta])* $variant:ident => $evaluator:ident, $name:literal;)+) => {
+        /// The names a phase's evaluator can be given on the command line and in protocols:
+        /// `random`, a move policy, then every evaluator.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum EvaluatorKind {
+            /// A uniformly random legal move: a move policy, not an evaluator (it has none to
+            /// dispatch to); the search layer's `Play` says what it plays.
+            Random,
+            $($(#[$doc])* $variant,)+
         }
-    }
 
-    /// A small number that tells apart scores of different evaluators in shared tables.
-    pub fn id(self) -> u8 {
-        self as u8 + 1
-    }
+        impl EvaluatorKind {
+            /// Every name, `random` first, in the order `list` shows them.
+            pub const ALL: [EvaluatorKind; 1 + [$($name),+].len()] =
+                [EvaluatorKind::Random, $(EvaluatorKind::$variant),+];
+
+            /// The name used on the command line and in protocols.
+            pub fn name(self) -> &'static str {
+                match self {
+                    EvaluatorKind::Random => "random",
+                    $(EvaluatorKind::$variant => $name,)+
+                }
+            }
+
+            /// Runs `visitor` with the evaluator of this name as its own type: the one place
+            /// where a name becomes an evaluator. `None` for `random`, which names none.
+            pub fn dispatch<V: EvaluatorVisitor>(self, visitor: V) -> Option<V::Output> {
+                match self {
+                    EvaluatorKind::Random => None,
+                    $(EvaluatorKind::$variant => Some(visitor.visit(&$evaluator)),)+
+                }
+            }
+        }
+
+        // Scores of two evaluators with one ID would mix in the transposition table.
+        const _: () = {
+            let ids = [$(<$evaluator as Evaluator>::ID),+];
+            let mut i = 0;
+            while i < ids.len() {
+                assert!(ids[i] != 0, "evaluator ID 0 is the endgame solver's");
+                assert!(ids[i] != <EvaluatorKind as Evaluator>::ID, "evaluator ID is reserved");
+                let mut j = i + 1;
+                while j < ids.len() {
+                    assert!(ids[i] != ids[j], "two evaluators share an ID");
+                    j += 1;
+                }
+                i += 1;
+            }
+        };
+    };
+}
+
+evaluator_kinds! {
+    /// [`Discs`].
+    Discs => Discs, "discs";
+    /// [`DiscsInverse`].
+    DiscsInverse => DiscsInverse, "discs-inverse";
+    /// [`Classic`].
+    Classic => Classic, "classic";
+    /// [`Weighted`].
+    Weighted => Weighted, "weighted";
+    /// [`Pattern`], trained on expert games.
+    Pattern => Pattern, "pattern";
 }
 
 impl fmt::Display for EvaluatorKind {
@@ -127,25 +151,42 @@ impl FromStr for EvaluatorKind {
     }
 }
 
+/// The evaluator of a name chosen at run time, one `match` per call, for tools and tests that
+/// hold a name; `random` scores every position 0. The search does not use it: it dispatches
+/// once and runs on the evaluator's own type.
 impl Evaluator for EvaluatorKind {
-    /// Dispatches to the named evaluator; `random` scores every position 0.
+    /// Keys no table: the search refuses this evaluator when it is compiled, so that one ID
+    /// never stands for several evaluators' scores.
+    const ID: u8 = u8::MAX;
+
     fn evaluate(&self, position: &Position) -> i32 {
-        match self {
-            EvaluatorKind::Random => 0,
-            EvaluatorKind::Discs => Discs.evaluate(position),
-            EvaluatorKind::DiscsInverse => DiscsInverse.evaluate(position),
-            EvaluatorKind::Classic => Classic.evaluate(position),
-            EvaluatorKind::Weighted => Weighted.evaluate(position),
-            EvaluatorKind::Pattern => Pattern.evaluate(position),
-        }
+        self.dispatch(Evaluate(position)).unwrap_or(0)
     }
 
     fn centidiscs_per_unit(&self) -> f64 {
-        match self {
-            EvaluatorKind::Classic => Classic.centidiscs_per_unit(),
-            EvaluatorKind::Weighted => Weighted.centidiscs_per_unit(),
-            _ => 1.0,
-        }
+        self.dispatch(Scale).unwrap_or(1.0)
+    }
+}
+
+/// Visits with [`Evaluator::evaluate`] of a position.
+struct Evaluate<'a>(&'a Position);
+
+impl EvaluatorVisitor for Evaluate<'_> {
+    type Output = i32;
+
+    fn visit<E: Evaluator>(self, eval: &E) -> i32 {
+        eval.evaluate(self.0)
+    }
+}
+
+/// Visits with [`Evaluator::centidiscs_per_unit`].
+struct Scale;
+
+impl EvaluatorVisitor for Scale {
+    type Output = f64;
+
+    fn visit<E: Evaluator>(self, eval: &E) -> f64 {
+        eval.centidiscs_per_unit()
     }
 }
 
@@ -184,11 +225,26 @@ mod tests {
         assert!("nonsense".parse::<EvaluatorKind>().is_err());
     }
 
+    struct Id;
+
+    impl EvaluatorVisitor for Id {
+        type Output = u8;
+
+        fn visit<E: Evaluator>(self, _: &E) -> u8 {
+            E::ID
+        }
+    }
+
     #[test]
-    fn disc_evaluators_count_discs() {
+    fn every_name_but_random_dispatches_to_its_evaluator_and_keeps_its_id() {
+        let ids: Vec<Option<u8>> = EvaluatorKind::ALL.iter().map(|k| k.dispatch(Id)).collect();
+        // The transposition table keys on these: they stay what they were.
+        assert_eq!(ids, [None, Some(2), Some(3), Some(4), Some(5), Some(6)]);
         let p = Position::start().play("f5".parse().unwrap()).unwrap();
-        // White to move with 1 disc against 4.
-        assert_eq!(Discs.evaluate(&p), -300);
-        assert_eq!(DiscsInverse.evaluate(&p), 300);
+        assert_eq!(EvaluatorKind::Discs.evaluate(&p), Discs.evaluate(&p));
+        assert_eq!(EvaluatorKind::Pattern.evaluate(&p), Pattern.evaluate(&p));
+        assert_eq!(EvaluatorKind::Random.evaluate(&p), 0);
+        assert_eq!(EvaluatorKind::Classic.centidiscs_per_unit(), 38.0);
+        assert_eq!(EvaluatorKind::Random.centidiscs_per_unit(), 1.0);
     }
 }

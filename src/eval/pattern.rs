@@ -231,6 +231,8 @@ impl Pattern {
 }
 
 impl Evaluator for Pattern {
+    const ID: u8 = 6;
+
     fn evaluate(&self, position: &Position) -> i32 {
         Pattern::score(position.player(), position.opponent())
     }

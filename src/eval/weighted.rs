@@ -33,6 +33,8 @@ fn ratio(mine: i32, theirs: i32) -> i32 {
 pub struct Weighted;
 
 impl Evaluator for Weighted {
+    const ID: u8 = 5;
+
     fn evaluate(&self, p: &Position) -> i32 {
         let (own, other) = (p.player(), p.opponent());
         let parity = ratio(own.count_ones() as i32, other.count_ones() as i32);

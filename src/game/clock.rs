@@ -277,7 +277,7 @@ pub fn nboard_clocks(
             ggf_time(Duration::ZERO)
         )
     };
-    let mover = usize::from(mover == Color::White);
+    let mover = mover.index();
     format!("TI[{}]TB[{}]TW[{}]", clock(mover), clock(0), clock(1))
 }
 
@@ -286,7 +286,7 @@ pub fn nboard_clocks(
 /// clock for that side.
 pub fn nboard_budget(clocks: &[Option<GgfClock>; 2], record: &GameRecord) -> Option<TimeBudget> {
     let mover = record.current().side_to_move();
-    let clock = clocks[usize::from(mover == Color::White)]?;
+    let clock = clocks[mover.index()]?;
     let spent = record
         .moves()
         .iter()

@@ -2,7 +2,7 @@
 //! ../shared/data/wthor/README.md): the reader, and the replay of its games into training
 //! samples for the pattern evaluator.
 
-use crate::board::{Color, Move, Position, Square};
+use crate::board::{Color, MAX_EMPTIES, Move, Position, Square};
 use crate::eval::train::Sample;
 use std::path::{Path, PathBuf};
 
@@ -82,7 +82,7 @@ pub fn parse_wthor(bytes: &[u8]) -> Result<WthorFile, String> {
 /// one that stops before the game is over gives no samples (its score is an adjudication).
 pub fn game_samples(game: &WthorGame, depth: u8) -> Result<Vec<Sample>, String> {
     let mut position = Position::start();
-    let mut positions = Vec::with_capacity(60);
+    let mut positions = Vec::with_capacity(MAX_EMPTIES as usize);
     for (i, &square) in game.moves.iter().enumerate() {
         if position.must_pass() {
             position = position.pass();

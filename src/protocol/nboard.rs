@@ -2,14 +2,12 @@
 
 use super::Output;
 use super::engine::Engine;
-use crate::board::Move;
 use crate::board::{Color, Position};
 use crate::game::GameRecord;
 use crate::game::clock::{GgfClock, nboard_budget};
 use crate::game::ggf::{GgfGame, parse_ggf};
 use crate::game::notation::{MoveItem, integer, move_item};
-use crate::search::limits_for;
-use crate::search::{Levels, Limits, Phase, SearchReport, Searcher, Value};
+use crate::search::{Levels, Limits, SearchReport, Value, limits_for};
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{space0, space1};
@@ -312,7 +310,7 @@ impl NBoardSession {
                     }
                 };
                 let (report, nodes) = if count > 1 {
-                    top_moves(searcher, &position, &levels, &limits, count, &mut print)
+                    searcher.top_moves(&position, &levels, &limits, count, &mut print)
                 } else {
                     let r = searcher.think(&position, &levels, &limits, &mut print);
                     let nodes = r.nodes;
@@ -359,73 +357,6 @@ impl NBoardSession {
             }),
         );
     }
-}
-
-/// Scores every move of `position` by searching the position after it, deeper each round
-/// (one exact solve in the endgame), and reports the best `count` moves of each finished
-/// round; a stop ends it between rounds' moves and drops the unfinished round. Returns the
-/// best move's report and the nodes searched.
-fn top_moves(
-    searcher: &mut Searcher,
-    position: &Position,
-    levels: &Levels,
-    limits: &Limits,
-    count: usize,
-    print: &mut dyn FnMut(&SearchReport),
-) -> (Option<SearchReport>, u64) {
-    let max_depth = levels.phase_level(levels.phase(position)).depth.max(2);
-    let solving = levels.phase(position) == Phase::Endgame;
-    // Rounds as (child depth, whether the child is solved). Before a solve that may take long,
-    // shallow estimating rounds give the GUI something to show at once.
-    let rounds: Vec<(u32, bool)> = if solving {
-        let estimates = if position.empty_count() > 12 {
-            max_depth.min(8)
-        } else {
-            1
-        };
-        (1..estimates)
-            .map(|d| (d, false))
-            .chain([(max_depth - 1, true)])
-            .collect()
-    } else {
-        (1..max_depth).map(|d| (d, false)).collect()
-    };
-    let (mut best, mut nodes) = (None, 0);
-    for (child_depth, solve) in rounds {
-        let mut child_levels = *levels;
-        child_levels.opening.depth = child_depth;
-        child_levels.midgame.depth = child_depth;
-        if !solve {
-            child_levels.endgame_empties = 0;
-        }
-        let mut round = Vec::new();
-        for square in position.legal_squares() {
-            let mv = Move::Play(square);
-            let Ok(child) = position.play(mv) else {
-                continue;
-            };
-            let reply = searcher.think(&child, &child_levels, limits, &mut |_| {});
-            nodes += reply.nodes;
-            if limits.stop.load(Ordering::Relaxed) || !reply.complete {
-                return (best, nodes);
-            }
-            let mut pv = vec![mv];
-            pv.extend(reply.pv);
-            round.push(SearchReport {
-                best_move: mv,
-                value: reply.value.negate(),
-                depth: child_depth + 1,
-                pv,
-                nodes,
-                elapsed: reply.elapsed,
-                complete: true,
-            });
-        }
-        round.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));
-        round.iter().take(count).for_each(&mut *print);
-        best = round.into_iter().next();
-    }
-    (best, nodes)
 }
 
 /// A `nodestats <nodes> <seconds>` line. NBoard divides by the time for its speed display and

@@ -1,25 +1,52 @@
 //! The exact endgame solver: the final disc difference under perfect play.
 //!
-//! Null-window searches do the work; the root and principal-variation nodes use PVS on top.
-//! Near the end moves are tried in quadrant-parity order with hand-specialised last plies; higher
-//! up, "fastest first" ordering (fewest replies for the opponent), the transposition table and
-//! stability cut-offs prune the tree.
+//! **What it computes.** The score of a finished game is the disc difference with the empty
+//! squares given to the winner ([`final_score`]); it is always even. The solver finds it for
+//! the side to move, or only its sign (win/draw/loss), by alpha-beta over the whole remaining
+//! tree. All searches are fail-soft: a value outside the window is still a true bound.
+//!
+//! **Windows.** [`Endgame::solve_exact`] does not search the full -64..64 window. It starts
+//! with a window of width 2 around a guess (the searcher's score guess from a short `pattern`
+//! search, rounded to even); a failure moves the window past the bound it returned, widened by
+//! 4, 8, 16... discs, until the value falls inside. Narrow windows cut far more than wide
+//! ones, so a good guess does most of a solve in one or two passes. A win/draw/loss solve is
+//! the single window -1..1.
+//!
+//! **Two searches.** [`Endgame::pvs`] runs the root and the principal variation: the first
+//! move with the full window, the others with a null window, searched again with the full
+//! window only when they beat the best so far. [`Endgame::nws`] does the bulk of the work:
+//! a null-window search that only asks "is the value above alpha?".
+//!
+//! **By depth.** What a node does depends on its number of empties `n`:
+//! * above 15 empties moves are ordered by a one-ply `pattern` search of the reply, above 14
+//!   by the `pattern` view of the position after the move; below that "fastest first": the
+//!   move that leaves the opponent fewest replies, with corners, quadrant parity and the
+//!   opponent's potential mobility as tie-breaks (`ordering.rs`; the table move always first);
+//! * from [`TT_EMPTIES`] null-window nodes read and write the transposition table (the few
+//!   principal-variation nodes always do), under a kind of their own ([`KIND_ENDGAME`]) with
+//!   `n` as the depth, so that exact scores never mix with evaluations; from [`ETC_EMPTIES`]
+//!   they first look their children up in it (enhanced transposition cut-off);
+//! * above [`SHALLOW_EMPTIES`] a null-window node may stop at once when the opponent's stable
+//!   discs ([`stable_discs`]) already hold the score to alpha or below;
+//! * at [`SHALLOW_EMPTIES`] and fewer, sorting and the table cost more than they save: moves
+//!   are tried in parity order (squares of quadrants with an odd number of empties first,
+//!   since the last move in a region tends to be worth having), and the last two empties and
+//!   the last one are solved by hand without move lists (`solve2`, `solve1`: the last square's
+//!   flips are counted, not made).
+//!
+//! **Passes** cost no empties: the side without a move hands the same position over with the
+//! window negated; with no move for either side the game is over and scored.
+//!
+//! **Stopping.** Null-window nodes poll the [`Stopper`]; a stopped search returns a value that
+//! means nothing and stores nothing, and the searcher falls back on its quick search's move.
 
-use super::Stopper;
+mod ordering;
+
+use super::limits::Stopper;
 use super::stability::stable_discs;
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, flips, last_flip_count, legal_moves};
-use crate::eval::Pattern;
-
-/// The evaluator's view of a position far from the end, for move ordering: the pattern
-/// evaluator (hundredths of a disc) divided by [`ORDER_SCALE`], so that a disc of estimated
-/// score weighs about as much as one reply of the opponent's mobility term.
-#[inline]
-fn order_view(player: u64, opponent: u64) -> i32 {
-    Pattern::score(player, opponent) / ORDER_SCALE
-}
-/// Tuned on FFO #20-#39: 4, 8, 16, 32 and 64 gave 235, 212, 199, 174 and 186 M nodes.
-const ORDER_SCALE: i32 = 32;
+use ordering::{MoveList, odd_quadrant_squares, order_moves};
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
 const SHALLOW_EMPTIES: u32 = 6;
@@ -27,21 +54,8 @@ const SHALLOW_EMPTIES: u32 = 6;
 const TT_EMPTIES: u32 = 10;
 /// At and above this many empties, children are looked up in the table before searching.
 const ETC_EMPTIES: u32 = 12;
-/// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility alone.
-const EVAL_ORDER_EMPTIES: u32 = 14;
-/// Above this many empties, that view looks one ply deeper.
-const DEEP_ORDER_EMPTIES: u32 = 15;
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// The four quadrants, for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
-/// The final score for `player` when the game ends with `empties` squares empty: they go to
+/// The final score for `player` when the game ends in this position: the empty squares go to
 /// the winner.
 #[inline]
 pub fn final_score(player: u64, opponent: u64) -> i32 {
@@ -56,6 +70,13 @@ pub fn final_score(player: u64, opponent: u64) -> i32 {
     } else {
         0
     }
+}
+
+/// The solver's state for one solve.
+pub(crate) struct Endgame<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub nodes: u64,
+    pub stopper: &'a mut Stopper,
 }
 
 impl Endgame<'_> {
@@ -79,282 +100,6 @@ impl Endgame<'_> {
             }
             width *= 2;
         }
-    }
-}
-
-/// Squares of `empties` that lie in quadrants holding an odd number of empties.
-#[inline]
-fn odd_quadrant_squares(empties: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
-    empties & odd
-}
-
-/// The solver's state for one solve.
-pub(crate) struct Endgame<'a> {
-    pub tt: &'a mut TranspositionTable,
-    pub nodes: u64,
-    pub stopper: &'a mut Stopper,
-}
-
-impl Endgame<'_> {
-    /// Score with one empty square left (`sq`), player to move.
-    #[inline]
-    fn solve1(&mut self, player: u64, opponent: u64, sq: usize) -> i32 {
-        self.nodes += 1;
-        let p = player.count_ones() as i32;
-        let f = last_flip_count(player, sq) as i32;
-        if f > 0 {
-            return 2 * (p + f + 1) - 64;
-        }
-        let g = last_flip_count(opponent, sq) as i32;
-        if g > 0 {
-            // Opponent plays the last square: it has 63 - p discs before the move.
-            return 64 - 2 * (63 - p + g + 1);
-        }
-        // Nobody can play it: the empty square goes to the winner (63 discs, never a draw).
-        let diff = 2 * p - 63;
-        if diff > 0 { diff + 1 } else { diff - 1 }
-    }
-
-    /// Two empties left (`a` and `b`): try both, then the opponent's, without lists or loops.
-    #[inline]
-    fn solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
-        self.nodes += 1;
-        let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
-        let mut best = -65;
-        let f = flips(player, opponent, a);
-        if f != 0 {
-            best = -self.solve1(opponent & !f, player | f | bit_a, b);
-            if best > alpha {
-                return best;
-            }
-        }
-        let f = flips(player, opponent, b);
-        if f != 0 {
-            return best.max(-self.solve1(opponent & !f, player | f | bit_b, a));
-        }
-        if best > -65 {
-            return best;
-        }
-        // The side to move passes: the opponent tries both squares the same way.
-        self.nodes += 1;
-        let mut theirs = -65;
-        let f = flips(opponent, player, a);
-        if f != 0 {
-            theirs = -self.solve1(player & !f, opponent | f | bit_a, b);
-            if -theirs <= alpha {
-                return -theirs;
-            }
-        }
-        let f = flips(opponent, player, b);
-        if f != 0 {
-            theirs = theirs.max(-self.solve1(player & !f, opponent | f | bit_b, a));
-        }
-        if theirs > -65 {
-            -theirs
-        } else {
-            final_score(player, opponent)
-        }
-    }
-
-    /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
-    fn nws_shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64) -> i32 {
-        let n = empties.count_ones();
-        if n == 2 {
-            let first = empties.trailing_zeros() as usize;
-            let second = 63 - empties.leading_zeros() as usize;
-            return self.solve2(player, opponent, alpha, first, second);
-        }
-        if n == 1 {
-            return self.solve1(player, opponent, empties.trailing_zeros() as usize);
-        }
-        self.nodes += 1;
-        let odd = odd_quadrant_squares(empties);
-        let mut best = -65;
-        for group in [odd, empties & !odd] {
-            for sq in Bits(group) {
-                let f = flips(player, opponent, sq);
-                if f == 0 {
-                    continue;
-                }
-                let bit = 1u64 << sq;
-                let v =
-                    -self.nws_shallow(opponent & !f, player | f | bit, -alpha - 1, empties & !bit);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        return v;
-                    }
-                }
-            }
-        }
-        if best == -65 {
-            // No move: pass if the opponent can move, otherwise the game is over.
-            if legal_moves(opponent, player) & empties == 0 {
-                return final_score(player, opponent);
-            }
-            return -self.nws_shallow(opponent, player, -alpha - 1, empties);
-        }
-        best
-    }
-
-    /// Upper bound from the opponent's stable discs, when it can cut below `alpha`.
-    #[inline]
-    fn stability_cutoff(&self, player: u64, opponent: u64, alpha: i32) -> Option<i32> {
-        // The opponent keeps at least its stable discs; only worth computing when it has enough
-        // discs for the bound to reach alpha.
-        if 64 - 2 * (opponent.count_ones() as i32) > alpha {
-            return None;
-        }
-        let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
-        (bound <= alpha).then_some(bound)
-    }
-
-    /// Fills `list` with the moves sorted best first: the table move, then fewest opponent
-    /// replies (corners count double), with a bonus for taking a corner.
-    fn order_moves(
-        &mut self,
-        (player, opponent): (u64, u64),
-        moves: u64,
-        tt_move: u8,
-        n: u32,
-        list: &mut MoveList,
-    ) {
-        let odd = odd_quadrant_squares(!(player | opponent));
-        for sq in Bits(moves) {
-            let f = flips(player, opponent, sq);
-            let bit = 1u64 << sq;
-            let (np, no) = (opponent & !f, player | f | bit);
-            let key = if sq as u8 == tt_move {
-                -1_000_000
-            } else if n > EVAL_ORDER_EMPTIES {
-                // Far from the end: the evaluator's view (one ply deeper still when very far),
-                // plus the opponent's mobility.
-                let replies = legal_moves(np, no);
-                let view = if n > DEEP_ORDER_EMPTIES {
-                    best_reply_value(np, no, replies)
-                } else {
-                    order_view(np, no)
-                };
-                view + 8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
-            } else {
-                let replies = legal_moves(np, no);
-                let empties = !(np | no);
-                let mut key = 32 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
-                    + 4 * (neighbours(no) & empties).count_ones() as i32;
-                if bit & CORNERS != 0 {
-                    key -= 16;
-                }
-                if bit & odd != 0 {
-                    key -= 8;
-                }
-                key
-            };
-            list.push(sq as u8, f, key);
-        }
-        list.sort();
-    }
-
-    /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
-    /// value above `alpha` ends the node before any move is searched.
-    fn transposition_cutoff(
-        &self,
-        player: u64,
-        opponent: u64,
-        moves: u64,
-        alpha: i32,
-        n: u32,
-    ) -> Option<i32> {
-        for sq in Bits(moves) {
-            let f = flips(player, opponent, sq);
-            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
-            if let Some(e) = self.tt.probe(np, no, KIND_ENDGAME)
-                && u32::from(e.depth) == n - 1
-                && -e.upper > alpha
-            {
-                return Some(-e.upper);
-            }
-        }
-        None
-    }
-
-    /// Null-window search: is the value above `alpha`? Fail-soft; `n` is the number of empties.
-    pub fn nws(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
-        if n <= SHALLOW_EMPTIES {
-            return self.nws_shallow(player, opponent, alpha, !(player | opponent));
-        }
-        if self.stopper.poll(self.nodes) {
-            return 0;
-        }
-        self.nodes += 1;
-        let moves = legal_moves(player, opponent);
-        if moves == 0 {
-            if legal_moves(opponent, player) == 0 {
-                return final_score(player, opponent);
-            }
-            return -self.nws(opponent, player, -alpha - 1, n);
-        }
-        if let Some(bound) = self.stability_cutoff(player, opponent, alpha) {
-            return bound;
-        }
-        let use_tt = n >= TT_EMPTIES;
-        let mut tt_move = NO_MOVE;
-        if use_tt && let Some(e) = self.tt.probe(player, opponent, KIND_ENDGAME) {
-            if e.lower > alpha {
-                return e.lower;
-            }
-            if e.upper <= alpha {
-                return e.upper;
-            }
-            tt_move = e.best;
-        }
-        if n >= ETC_EMPTIES
-            && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
-        {
-            return v;
-        }
-        let mut list = MoveList::default();
-        self.order_moves((player, opponent), moves, tt_move, n, &mut list);
-        let mut best = -65;
-        let mut best_move = NO_MOVE;
-        for (sq, f) in list.iter() {
-            let bit = 1u64 << sq;
-            let v = -self.nws(opponent & !f, player | f | bit, -alpha - 1, n - 1);
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    break;
-                }
-            }
-        }
-        if use_tt && !self.stopper.stopped() {
-            if best > alpha {
-                self.tt.store(
-                    (player, opponent),
-                    KIND_ENDGAME,
-                    n as u8,
-                    best,
-                    64,
-                    best_move,
-                );
-            } else {
-                self.tt.store(
-                    (player, opponent),
-                    KIND_ENDGAME,
-                    n as u8,
-                    -64,
-                    best,
-                    NO_MOVE,
-                );
-            }
-        }
-        best
     }
 
     /// Principal-variation search in the window `alpha..beta`; returns the value and best move
@@ -387,7 +132,7 @@ impl Endgame<'_> {
         }
         let original_alpha = alpha;
         let mut list = MoveList::default();
-        self.order_moves(
+        order_moves(
             (player, opponent),
             moves,
             tt_move,
@@ -437,80 +182,214 @@ impl Endgame<'_> {
         );
         (best, best_move)
     }
-}
 
-/// The squares next to any square of `b`, in the eight directions.
-#[inline]
-fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
-}
-
-/// The moves of a node with their flips and sort keys (at most 64, one per square).
-struct MoveList {
-    len: usize,
-    squares: [u8; 64],
-    flips: [u64; 64],
-    keys: [i32; 64],
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList {
-            len: 0,
-            squares: [0; 64],
-            flips: [0; 64],
-            keys: [0; 64],
+    /// Null-window search: is the value above `alpha`? Fail-soft; `n` is the number of empties.
+    pub fn nws(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
+        if n <= SHALLOW_EMPTIES {
+            return self.nws_shallow(player, opponent, alpha, !(player | opponent));
         }
-    }
-}
-
-impl MoveList {
-    #[inline]
-    fn push(&mut self, sq: u8, flips: u64, key: i32) {
-        let i = self.len & 63;
-        self.squares[i] = sq;
-        self.flips[i] = flips;
-        self.keys[i] = key;
-        self.len += 1;
-    }
-
-    /// Insertion sort by key, lowest first.
-    fn sort(&mut self) {
-        for i in 1..self.len {
-            let mut j = i;
-            while j > 0 && self.keys[j - 1] > self.keys[j] {
-                self.keys.swap(j - 1, j);
-                self.squares.swap(j - 1, j);
-                self.flips.swap(j - 1, j);
-                j -= 1;
+        if self.stopper.poll(self.nodes) {
+            return 0;
+        }
+        self.nodes += 1;
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            if legal_moves(opponent, player) == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.nws(opponent, player, -alpha - 1, n);
+        }
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha) {
+            return bound;
+        }
+        let use_tt = n >= TT_EMPTIES;
+        let mut tt_move = NO_MOVE;
+        if use_tt && let Some(e) = self.tt.probe(player, opponent, KIND_ENDGAME) {
+            if e.lower > alpha {
+                return e.lower;
+            }
+            if e.upper <= alpha {
+                return e.upper;
+            }
+            tt_move = e.best;
+        }
+        if n >= ETC_EMPTIES
+            && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
+        {
+            return v;
+        }
+        let mut list = MoveList::default();
+        order_moves((player, opponent), moves, tt_move, n, &mut list);
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        for (sq, f) in list.iter() {
+            let bit = 1u64 << sq;
+            let v = -self.nws(opponent & !f, player | f | bit, -alpha - 1, n - 1);
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    break;
+                }
             }
         }
+        if use_tt && !self.stopper.stopped() {
+            if best > alpha {
+                self.tt.store(
+                    (player, opponent),
+                    KIND_ENDGAME,
+                    n as u8,
+                    best,
+                    64,
+                    best_move,
+                );
+            } else {
+                self.tt.store(
+                    (player, opponent),
+                    KIND_ENDGAME,
+                    n as u8,
+                    -64,
+                    best,
+                    NO_MOVE,
+                );
+            }
+        }
+        best
     }
 
-    /// The moves in order, as (square, flips).
-    fn iter(&self) -> impl Iterator<Item = (u8, u64)> + '_ {
-        self.squares[..self.len]
-            .iter()
-            .copied()
-            .zip(self.flips[..self.len].iter().copied())
-    }
-}
-
-/// The value for the side to move (`player`, whose moves are `replies`) of its best reply
-/// by the pattern evaluator: a one-ply search used to order moves far from the end.
-fn best_reply_value(player: u64, opponent: u64, replies: u64) -> i32 {
-    if replies == 0 {
-        return -order_view(opponent, player);
-    }
-    Bits(replies)
-        .map(|sq| {
+    /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
+    /// value above `alpha` ends the node before any move is searched.
+    fn transposition_cutoff(
+        &self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        n: u32,
+    ) -> Option<i32> {
+        for sq in Bits(moves) {
             let f = flips(player, opponent, sq);
-            -order_view(opponent & !f, player | f | (1u64 << sq))
-        })
-        .max()
-        .unwrap_or(0)
+            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
+            if let Some(e) = self.tt.probe(np, no, KIND_ENDGAME)
+                && u32::from(e.depth) == n - 1
+                && -e.upper > alpha
+            {
+                return Some(-e.upper);
+            }
+        }
+        None
+    }
+
+    /// Upper bound from the opponent's stable discs, when it can cut below `alpha`.
+    #[inline]
+    fn stability_cutoff(&self, player: u64, opponent: u64, alpha: i32) -> Option<i32> {
+        // The opponent keeps at least its stable discs; only worth computing when it has enough
+        // discs for the bound to reach alpha.
+        if 64 - 2 * (opponent.count_ones() as i32) > alpha {
+            return None;
+        }
+        let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        (bound <= alpha).then_some(bound)
+    }
+
+    /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
+    fn nws_shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64) -> i32 {
+        let n = empties.count_ones();
+        if n == 2 {
+            let first = empties.trailing_zeros() as usize;
+            let second = 63 - empties.leading_zeros() as usize;
+            return self.solve2(player, opponent, alpha, first, second);
+        }
+        if n == 1 {
+            return self.solve1(player, opponent, empties.trailing_zeros() as usize);
+        }
+        self.nodes += 1;
+        let odd = odd_quadrant_squares(empties);
+        let mut best = -65;
+        for group in [odd, empties & !odd] {
+            for sq in Bits(group) {
+                let f = flips(player, opponent, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let v =
+                    -self.nws_shallow(opponent & !f, player | f | bit, -alpha - 1, empties & !bit);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            // No move: pass if the opponent can move, otherwise the game is over.
+            if legal_moves(opponent, player) & empties == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.nws_shallow(opponent, player, -alpha - 1, empties);
+        }
+        best
+    }
+
+    /// Two empties left (`a` and `b`): try both, then the opponent's, without lists or loops.
+    #[inline]
+    fn solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
+        self.nodes += 1;
+        let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
+        let mut best = -65;
+        let f = flips(player, opponent, a);
+        if f != 0 {
+            best = -self.solve1(opponent & !f, player | f | bit_a, b);
+            if best > alpha {
+                return best;
+            }
+        }
+        let f = flips(player, opponent, b);
+        if f != 0 {
+            return best.max(-self.solve1(opponent & !f, player | f | bit_b, a));
+        }
+        if best > -65 {
+            return best;
+        }
+        // The side to move passes: the opponent tries both squares the same way.
+        self.nodes += 1;
+        let mut theirs = -65;
+        let f = flips(opponent, player, a);
+        if f != 0 {
+            theirs = -self.solve1(player & !f, opponent | f | bit_a, b);
+            if -theirs <= alpha {
+                return -theirs;
+            }
+        }
+        let f = flips(opponent, player, b);
+        if f != 0 {
+            theirs = theirs.max(-self.solve1(player & !f, opponent | f | bit_b, a));
+        }
+        if theirs > -65 {
+            -theirs
+        } else {
+            final_score(player, opponent)
+        }
+    }
+
+    /// Score with one empty square left (`sq`), player to move.
+    #[inline]
+    fn solve1(&mut self, player: u64, opponent: u64, sq: usize) -> i32 {
+        self.nodes += 1;
+        let p = player.count_ones() as i32;
+        let f = last_flip_count(player, sq) as i32;
+        if f > 0 {
+            return 2 * (p + f + 1) - 64;
+        }
+        let g = last_flip_count(opponent, sq) as i32;
+        if g > 0 {
+            // Opponent plays the last square: it has 63 - p discs before the move.
+            return 64 - 2 * (63 - p + g + 1);
+        }
+        // Nobody can play it: the empty square goes to the winner (63 discs, never a draw).
+        let diff = 2 * p - 63;
+        if diff > 0 { diff + 1 } else { diff - 1 }
+    }
 }

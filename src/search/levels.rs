@@ -1,7 +1,7 @@
 //! Per-phase settings: the depth and evaluator of the opening and the midgame, and when and how
 //! the endgame is solved. The command line, the protocols and the tournament runner share them.
 
-use crate::board::Position;
+use crate::board::{MAX_EMPTIES, Position};
 use crate::eval::EvaluatorKind;
 use std::fmt;
 use std::str::FromStr;
@@ -67,6 +67,36 @@ pub struct PhaseLevel {
     pub depth: u32,
     /// The evaluator at the leaves.
     pub eval: EvaluatorKind,
+}
+
+/// How a phase picks its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// A uniformly random legal move, without a search.
+    Random,
+    /// The best move of a search with this evaluator.
+    Search(EvaluatorKind),
+}
+
+impl PhaseLevel {
+    /// What this level plays: the one place where `random`, which the command line and the
+    /// protocols name as an evaluator, becomes a move policy.
+    pub fn play(self) -> Play {
+        match self.eval {
+            EvaluatorKind::Random => Play::Random,
+            kind => Play::Search(kind),
+        }
+    }
+
+    /// The evaluator of a search run at this level: its own, or for a random level `classic`
+    /// (the presets' evaluator), since such a level still needs searches: the fallback move of
+    /// an endgame solve, hints.
+    pub fn search_evaluator(self) -> EvaluatorKind {
+        match self.play() {
+            Play::Search(kind) => kind,
+            Play::Random => EvaluatorKind::Classic,
+        }
+    }
 }
 
 /// All the per-phase settings.
@@ -151,7 +181,7 @@ impl Levels {
     /// endgame solved from the empties of preset `depth` (from `depth` empties beyond the
     /// presets), the evaluators and modes kept: what NBoard's `set depth` asks for.
     pub fn with_depth(&self, depth: u32) -> Option<Levels> {
-        if depth > 60 {
+        if depth > MAX_EMPTIES {
             return None;
         }
         let preset = Levels::preset(depth.min(MAX_LEVEL))?;
@@ -169,7 +199,7 @@ impl Levels {
     /// The phase of `position`.
     pub fn phase(&self, position: &Position) -> Phase {
         let empties = position.empty_count();
-        let played = 60u32.saturating_sub(empties);
+        let played = MAX_EMPTIES.saturating_sub(empties);
         if empties <= self.endgame_empties {
             Phase::Endgame
         } else if played < self.opening_moves {
@@ -193,15 +223,19 @@ impl Levels {
             v.trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|d| (1..=60).contains(d))
-                .ok_or_else(|| format!("bad {name} '{v}': expected a whole number from 1 to 60"))
+                .filter(|d| (1..=MAX_EMPTIES).contains(d))
+                .ok_or_else(|| {
+                    format!("bad {name} '{v}': expected a whole number from 1 to {MAX_EMPTIES}")
+                })
         };
         let count = |v: &str| -> Result<u32, String> {
             v.trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|d| *d <= 60)
-                .ok_or_else(|| format!("bad {name} '{v}': expected a whole number from 0 to 60"))
+                .filter(|d| *d <= MAX_EMPTIES)
+                .ok_or_else(|| {
+                    format!("bad {name} '{v}': expected a whole number from 0 to {MAX_EMPTIES}")
+                })
         };
         match name {
             "level" => {
@@ -283,6 +317,22 @@ mod tests {
         assert_eq!(base.with_depth(30).map(|l| l.endgame_empties), Some(30));
         assert_eq!(base.with_depth(12).map(|l| l.endgame_empties), Some(22));
         assert!(base.with_depth(0).is_none() && base.with_depth(61).is_none());
+    }
+
+    #[test]
+    fn random_is_a_policy_that_searches_with_classic() {
+        let random = PhaseLevel {
+            depth: 4,
+            eval: EvaluatorKind::Random,
+        };
+        assert_eq!(random.play(), Play::Random);
+        assert_eq!(random.search_evaluator(), EvaluatorKind::Classic);
+        let pattern = PhaseLevel {
+            eval: EvaluatorKind::Pattern,
+            ..random
+        };
+        assert_eq!(pattern.play(), Play::Search(EvaluatorKind::Pattern));
+        assert_eq!(pattern.search_evaluator(), EvaluatorKind::Pattern);
     }
 
     #[test]

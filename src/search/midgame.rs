@@ -1,9 +1,10 @@
-//! Depth-limited principal-variation search with an evaluator and the transposition table.
+//! Depth-limited principal-variation search with an evaluator and the transposition table, and
+//! the score scale it shares with the reports: evaluations below [`WIN`], finished games above.
 
-use super::Stopper;
-use super::tt::{NO_MOVE, TranspositionTable};
-use crate::board::{Bits, Position, legal_moves};
-use crate::eval::{EVAL_LIMIT, Evaluator};
+use super::limits::Stopper;
+use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
+use crate::board::{Bits, CORNERS, Position, legal_moves};
+use crate::eval::{EVAL_LIMIT, Evaluator, EvaluatorKind};
 
 /// Scores beyond this are finished games: `WIN + 100 x discs` (negated for losses).
 pub const WIN: i32 = 40_000;
@@ -21,25 +22,42 @@ pub fn terminal_score(position: &Position) -> i32 {
     }
 }
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// From this many plies left on, children are sorted by their static evaluation: the subtree
+/// below is big enough to repay an evaluation per child. Nearer the leaves, mobility is cheaper.
+const EVAL_ORDER_DEPTH: u32 = 3;
+/// The mobility sort key: this much per reply left to the opponent (corner replies twice)...
+const REPLY_WEIGHT: i32 = 16;
+/// ... less this much for taking a corner (worth two replies).
+const CORNER_BONUS: i32 = 32;
 
 /// The midgame search's state for one search.
 pub(crate) struct Midgame<'a, E: Evaluator> {
     pub tt: &'a mut TranspositionTable,
     pub eval: &'a E,
-    pub kind: u8,
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
 }
 
 impl<E: Evaluator> Midgame<'_, E> {
+    /// The table kind of this search's entries: the evaluator's ID. Compiling the search for
+    /// an evaluator whose ID is the endgame's, or for the run-time [`EvaluatorKind`], fails.
+    pub const KIND: u8 = {
+        assert!(E::ID != KIND_ENDGAME, "the endgame's table kind");
+        assert!(
+            E::ID != <EvaluatorKind as Evaluator>::ID,
+            "search with a concrete evaluator (EvaluatorKind::dispatch)"
+        );
+        E::ID
+    };
+
     #[inline]
     fn evaluate(&self, position: &Position) -> i32 {
         self.eval.evaluate(position).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// Children in search order: the table move, then by a one-ply evaluation when deep enough,
-    /// else by the opponent's mobility (corners count double) with corners early.
+    /// Children in search order: the table move, then by a one-ply evaluation when deep enough
+    /// (lowest first: it is the opponent's score), else by the opponent's mobility (corners
+    /// count double) with corners early.
     fn ordered_children(
         &self,
         position: &Position,
@@ -56,14 +74,14 @@ impl<E: Evaluator> Midgame<'_, E> {
                 );
                 let key = if sq as u8 == tt_move {
                     i32::MIN
-                } else if depth >= 3 {
+                } else if depth >= EVAL_ORDER_DEPTH {
                     self.evaluate(&child)
                 } else {
                     let replies = child.legal_moves();
-                    let mut key =
-                        16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let mut key = REPLY_WEIGHT
+                        * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                     if bit & CORNERS != 0 {
-                        key -= 32;
+                        key -= CORNER_BONUS;
                     }
                     key
                 };
@@ -105,7 +123,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         }
         let (p, o) = (position.player(), position.opponent());
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(p, o, self.kind) {
+        if let Some(e) = self.tt.probe(p, o, Self::KIND) {
             if u32::from(e.depth) >= depth {
                 if e.lower >= beta || e.lower == e.upper {
                     return (e.lower, e.best);
@@ -155,7 +173,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         let upper = if best < beta { best } else { INFINITY };
         self.tt.store(
             (p, o),
-            self.kind,
+            Self::KIND,
             depth.min(255) as u8,
             lower,
             upper,

@@ -1,160 +1,87 @@
-//! Thinking: iterative deepening PVS with a transposition table, an exact endgame solver, the
-//! per-phase levels and the stop/time limits that bound every search.
+//! Thinking: how the engine chooses a move.
+//!
+//! **Phases.** A game is cut in three ([`Levels`], `levels.rs`): the opening (the first few
+//! moves), the midgame, and the endgame from a set number of empties on. The opening and the
+//! midgame search to a fixed depth with an evaluator; the endgame is solved exactly, or for
+//! win/draw/loss only. [`Searcher::think`] picks the phase and runs [`Searcher::search`] or
+//! [`Searcher::solve`]. A level may name `random`, which is not an evaluator but a move policy
+//! ([`Play`]): outside the endgame it plays a random legal move without searching.
+//!
+//! **The midgame search** (`midgame.rs`) is a fail-soft principal-variation search (PVS): the
+//! first move gets the full window, the others a null window that only asks whether they beat
+//! the best so far, and a second, full search when they do. Moves are ordered by the table
+//! move, then, with three plies or more left, by the evaluation of the position after each
+//! move, and nearer the leaves by the mobility left to the opponent. The evaluator is chosen
+//! once per search ([`EvaluatorKind::dispatch`]), so the search is compiled for each
+//! evaluator and pays nothing per node for the choice. Scores are the evaluator's own units;
+//! a finished game scores beyond [`WIN`] (`WIN` plus 100 per disc), above every evaluation, so
+//! a proven result is known as such; [`Value`] turns both into discs for the reports
+//! (`report.rs`).
+//!
+//! **Iterative deepening** (`deepen.rs`) searches depth 1, 2, 3... up to the level's depth.
+//! Each depth fills the table with best moves that order the next one, and leaves a finished
+//! answer should time run out. From depth 3 each depth starts with an aspiration window
+//! around the last value, widened on the failing side (4 times wider each time, fully open
+//! past a limit) until the value falls inside. Deepening ends early on a proven result.
+//!
+//! **Limits** (`limits.rs`): no depth starts after the soft deadline; the stop flag and the
+//! hard deadline are polled every few thousand nodes, and a depth they cut short is dropped
+//! (the previous depth's move stands).
+//!
+//! **The transposition table** (`tt.rs`) is shared by every search of a [`Searcher`]. Entries
+//! hold the whole position (a hit is never a collision), bounds on its value, the best move
+//! and the depth. Each entry has a kind: the midgame's entries are kept per evaluator (the
+//! evaluator's `ID`), since units differ, and the endgame solver's exact disc scores under a
+//! kind of their own, with the number of empties as the depth. The principal variation of a
+//! report is read back from it.
+//!
+//! **The endgame** (`endgame.rs`, whose header tells the solver) is reached through
+//! [`Searcher::solve`], which first runs a quick search (at most `FALLBACK_MAX_DEPTH` plies,
+//! the level's evaluator) whose move stands if the limits stop the solve. An exact solve with
+//! `GUESS_MIN_EMPTIES` or more empties then runs a short `pattern` search, whose value in
+//! discs is the score guess that centres the solver's first window; a good guess saves much of
+//! a hard solve. Win-else-least solves for win/draw/loss first and, on a loss, exactly.
+//!
+//! **Passes.** A position whose side must pass is answered from the position after the pass:
+//! the search or solve runs there, and the report gets the pass in front and its value
+//! negated. Inside the searches a pass costs no depth, and a finished game is scored by its
+//! final disc difference.
+//!
+//! **Also here:** the per-phase settings and presets (`levels.rs`), a value for every move for
+//! NBoard's hints ([`Searcher::top_moves`], `analysis.rs`), and stable discs for the solver's
+//! cut-offs (`stability.rs`).
 
+mod analysis;
+mod deepen;
 mod endgame;
 mod levels;
+mod limits;
 mod midgame;
+mod report;
 mod stability;
 mod time;
 mod tt;
 
 pub use endgame::final_score;
-pub use levels::{DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Phase, PhaseLevel, SETTING_NAMES};
+pub use levels::{
+    DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Phase, PhaseLevel, Play, SETTING_NAMES,
+};
+pub use limits::Limits;
 pub use midgame::{INFINITY, WIN, terminal_score};
+pub use report::{SearchReport, Value};
 pub use stability::stable_discs;
 pub use time::{TimeBudget, limits_for, move_time};
 pub use tt::TranspositionTable;
 
 use crate::board::{Bits, Move, Position, Square};
-use crate::eval::{Classic, Discs, DiscsInverse, Evaluator, EvaluatorKind, Pattern, Weighted};
+use crate::eval::EvaluatorKind;
+use deepen::Deepen;
 use endgame::Endgame;
-use midgame::Midgame;
+use limits::Stopper;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use report::{pass_report, principal_variation};
 use std::time::{Duration, Instant};
-
-/// What bounds a search: a flag another thread may raise, and deadlines.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Raised to stop the search; the best move of the last finished iteration stands.
-    pub stop: Arc<AtomicBool>,
-    /// No new iteration starts after this.
-    pub soft_deadline: Option<Instant>,
-    /// The search stops at this instant.
-    pub hard_deadline: Option<Instant>,
-}
-
-impl Limits {
-    /// No limit but the stop flag.
-    pub fn none() -> Limits {
-        Limits::default()
-    }
-
-    /// Stop after `time` (both deadlines at once).
-    pub fn time(time: Duration) -> Limits {
-        // A time too long for an instant is no limit.
-        let at = Instant::now().checked_add(time);
-        Limits {
-            soft_deadline: at,
-            hard_deadline: at,
-            ..Limits::default()
-        }
-    }
-
-    fn soft_expired(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.soft_deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
-
-/// Checks the limits every few thousand nodes, cheaply.
-pub(crate) struct Stopper {
-    flag: Arc<AtomicBool>,
-    deadline: Option<Instant>,
-    next_poll: u64,
-    stopped: bool,
-}
-
-impl Stopper {
-    fn new(limits: &Limits) -> Stopper {
-        Stopper {
-            flag: limits.stop.clone(),
-            deadline: limits.hard_deadline,
-            next_poll: 0,
-            stopped: false,
-        }
-    }
-
-    /// True once the search must stop; looks at the clock only every 4096 nodes.
-    #[inline]
-    pub fn poll(&mut self, nodes: u64) -> bool {
-        if nodes >= self.next_poll && !self.stopped {
-            self.next_poll = nodes + 4096;
-            self.stopped = self.flag.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d);
-        }
-        self.stopped
-    }
-
-    /// True once a poll saw a limit.
-    #[inline]
-    pub fn stopped(&self) -> bool {
-        self.stopped
-    }
-}
-
-/// The value of a position as a search found it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// An evaluation in hundredths of a disc (a proven result beyond [`WIN`]).
-    Estimate(i32),
-    /// The exact final disc difference.
-    Exact(i32),
-    /// Win (1), draw (0) or loss (-1).
-    Wld(i32),
-}
-
-impl Value {
-    /// The value in discs for the side to move (for `Wld`: +1, 0 or -1).
-    pub fn discs(self) -> f64 {
-        match self {
-            Value::Estimate(v) if v > WIN => f64::from(v - WIN) / 100.0,
-            Value::Estimate(v) if v < -WIN => f64::from(v + WIN) / 100.0,
-            Value::Estimate(v) => f64::from(v) / 100.0,
-            Value::Exact(d) | Value::Wld(d) => f64::from(d),
-        }
-    }
-
-    /// The value of a search score in the units of `eval`: an estimate in hundredths of a
-    /// disc, since the search compares the evaluator's own units but reports speak discs.
-    /// Proven results (beyond [`WIN`]) pass unchanged; estimates stay within 64 discs.
-    pub fn estimate<E: Evaluator + ?Sized>(score: i32, eval: &E) -> Value {
-        if score.abs() > WIN {
-            return Value::Estimate(score);
-        }
-        let scaled = (f64::from(score) * eval.centidiscs_per_unit()).round();
-        Value::Estimate(scaled.clamp(-6400.0, 6400.0) as i32)
-    }
-
-    /// The same value for the other side.
-    pub fn negate(self) -> Value {
-        match self {
-            Value::Estimate(v) => Value::Estimate(-v),
-            Value::Exact(d) => Value::Exact(-d),
-            Value::Wld(d) => Value::Wld(-d),
-        }
-    }
-}
-
-/// A search result: after each finished depth (progress) and at the end.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchReport {
-    /// The move to play (`Pass` when there is none).
-    pub best_move: Move,
-    /// The position's value for the side to move.
-    pub value: Value,
-    /// The depth finished (the number of empties for a solve).
-    pub depth: u32,
-    /// The principal variation, starting with `best_move`.
-    pub pv: Vec<Move>,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Time spent so far.
-    pub elapsed: Duration,
-    /// False when a limit cut the search short.
-    pub complete: bool,
-}
 
 /// A search of the position after a forced pass, as `no_move_report` runs it.
 type InnerSearch<'a> =
@@ -168,6 +95,14 @@ pub struct Searcher {
 
 /// From this many empties on, an exact solve starts from a searched guess of its score.
 const GUESS_MIN_EMPTIES: u32 = 16;
+/// The guess searches this deep at [`GUESS_MIN_EMPTIES`], one ply deeper for each further
+/// empty, up to [`GUESS_MAX_DEPTH`]...
+const GUESS_MIN_DEPTH: u32 = 2;
+/// ... so that the guess stays cheap beside the solve it steers.
+const GUESS_MAX_DEPTH: u32 = 8;
+/// The quick search that gives a solve its fallback move goes at most this deep: it is
+/// insurance against a stopped solve, not worth much time.
+const FALLBACK_MAX_DEPTH: u32 = 4;
 
 /// Hash table size when none is given, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
@@ -201,7 +136,7 @@ impl Searcher {
     ) -> SearchReport {
         let phase = levels.phase(position);
         let level = levels.phase_level(phase);
-        if level.eval == EvaluatorKind::Random && phase != Phase::Endgame {
+        if level.play() == Play::Random && phase != Phase::Endgame {
             return self.random_move(position);
         }
         match phase {
@@ -257,7 +192,8 @@ impl Searcher {
         Some(pass_report(&report))
     }
 
-    /// Iterative deepening to `level.depth` with `level.eval`, within `limits`.
+    /// Iterative deepening to `level.depth` with the level's evaluator (`classic` for a random
+    /// level, see [`PhaseLevel::search_evaluator`]), within `limits`.
     pub fn search(
         &mut self,
         position: &Position,
@@ -271,107 +207,17 @@ impl Searcher {
         if let Some(r) = self.no_move_report(position, &mut inner, progress) {
             return r;
         }
-        match level.eval {
-            EvaluatorKind::Random | EvaluatorKind::Classic => self.deepen(
-                position,
-                level.depth,
-                &Classic,
-                EvaluatorKind::Classic.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::Discs => self.deepen(
-                position,
-                level.depth,
-                &Discs,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::DiscsInverse => self.deepen(
-                position,
-                level.depth,
-                &DiscsInverse,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::Weighted => self.deepen(
-                position,
-                level.depth,
-                &Weighted,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-            EvaluatorKind::Pattern => self.deepen(
-                position,
-                level.depth,
-                &Pattern,
-                level.eval.id(),
-                limits,
-                progress,
-            ),
-        }
-    }
-
-    fn deepen<E: Evaluator>(
-        &mut self,
-        position: &Position,
-        max_depth: u32,
-        eval: &E,
-        kind: u8,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&SearchReport),
-    ) -> SearchReport {
-        let start = Instant::now();
-        let mut stopper = Stopper::new(limits);
-        let mut search = Midgame {
+        let deepen = Deepen {
             tt: &mut self.tt,
-            eval,
-            kind,
-            nodes: 0,
-            stopper: &mut stopper,
+            position,
+            max_depth: level.depth,
+            limits,
+            progress,
         };
-        let max_depth = max_depth.clamp(1, position.empty_count().max(1));
-        let mut last: Option<SearchReport> = None;
-        let mut guess = 0;
-        for depth in 1..=max_depth {
-            if last.is_some() && limits.soft_expired() {
-                break;
-            }
-            let (value, best) = aspiration(&mut search, position, depth, guess);
-            if search.stopper.stopped() && last.is_some() {
-                break;
-            }
-            let best_move = Square::new(best as usize)
-                .map(Move::Play)
-                .filter(|&m| position.is_legal(m))
-                .or_else(|| position.legal_squares().first().map(|&s| Move::Play(s)))
-                .unwrap_or(Move::Pass);
-            guess = value;
-            let report = SearchReport {
-                best_move,
-                value: Value::estimate(value, eval),
-                depth,
-                pv: principal_variation(search.tt, position, kind, best_move, depth as usize),
-                nodes: search.nodes,
-                elapsed: start.elapsed(),
-                complete: !search.stopper.stopped(),
-            };
-            if !report.complete {
-                return report;
-            }
-            progress(&report);
-            let proven = value.abs() > WIN;
-            last = Some(report);
-            if proven {
-                break;
-            }
-        }
-        let mut report = last.unwrap_or_else(|| self.random_move(position));
-        report.complete = !stopper.stopped();
-        report
+        let report = level.search_evaluator().dispatch(deepen).flatten();
+        // Neither is `None` in practice (a search evaluator is never `random`, and depth 1
+        // always runs), but a move is owed whatever happens.
+        report.unwrap_or_else(|| self.random_move(position))
     }
 
     /// Solves the endgame of `position` in `mode`. A quick search with `fallback` gives a move
@@ -392,7 +238,7 @@ impl Searcher {
         }
         let start = Instant::now();
         let quick = PhaseLevel {
-            depth: fallback.depth.min(4),
+            depth: fallback.depth.min(FALLBACK_MAX_DEPTH),
             eval: fallback.eval,
         };
         let backup = self.search(position, quick, limits, progress);
@@ -459,7 +305,7 @@ impl Searcher {
             return (0, 0);
         }
         let level = PhaseLevel {
-            depth: (n - GUESS_MIN_EMPTIES + 2).min(8),
+            depth: (n - GUESS_MIN_EMPTIES + GUESS_MIN_DEPTH).min(GUESS_MAX_DEPTH),
             eval: EvaluatorKind::Pattern,
         };
         let r = self.search(position, level, limits, &mut |_| {});
@@ -480,84 +326,4 @@ impl Searcher {
         let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);
         (v, solver.nodes)
     }
-}
-
-/// Deepening step with an aspiration window around `guess`, widened on failure.
-fn aspiration<E: Evaluator>(
-    search: &mut Midgame<'_, E>,
-    position: &Position,
-    depth: u32,
-    guess: i32,
-) -> (i32, u8) {
-    if depth < 3 || guess.abs() > WIN {
-        return search.search(position, depth, -INFINITY, INFINITY);
-    }
-    let mut delta = 100;
-    let (mut alpha, mut beta) = (guess - delta, guess + delta);
-    loop {
-        let (v, best) = search.search(position, depth, alpha, beta);
-        if search.stopper.stopped() {
-            return (v, best);
-        }
-        if v <= alpha && alpha > -INFINITY {
-            alpha = (v - delta).max(-INFINITY);
-        } else if v >= beta && beta < INFINITY {
-            beta = (v + delta).min(INFINITY);
-        } else {
-            return (v, best);
-        }
-        delta *= 4;
-        if delta > 3000 {
-            alpha = -INFINITY;
-            beta = INFINITY;
-        }
-    }
-}
-
-/// The report for a position that had to pass, built from the report of the position after
-/// the pass.
-fn pass_report(after: &SearchReport) -> SearchReport {
-    let mut pv = vec![Move::Pass];
-    pv.extend_from_slice(&after.pv);
-    SearchReport {
-        best_move: Move::Pass,
-        value: after.value.negate(),
-        pv,
-        ..after.clone()
-    }
-}
-
-/// The best line from the table, starting with `first`, at most `max_len` moves.
-fn principal_variation(
-    tt: &TranspositionTable,
-    position: &Position,
-    kind: u8,
-    first: Move,
-    max_len: usize,
-) -> Vec<Move> {
-    let mut pv = vec![first];
-    let Ok(mut at) = position.play(first) else {
-        return pv;
-    };
-    while pv.len() < max_len && !at.is_game_over() {
-        if at.must_pass() {
-            pv.push(Move::Pass);
-            at = at.pass();
-            continue;
-        }
-        let Some(entry) = tt.probe(at.player(), at.opponent(), kind) else {
-            break;
-        };
-        let Some(mv) = Square::new(entry.best as usize).map(Move::Play) else {
-            break;
-        };
-        match at.play(mv) {
-            Ok(next) => {
-                pv.push(mv);
-                at = next;
-            }
-            Err(_) => break,
-        }
-    }
-    pv
 }

@@ -4,7 +4,7 @@
 //! kept for the deepest result, one always replaced.
 
 /// Scores of different searches are kept apart by `kind`: [`KIND_ENDGAME`] for exact disc
-/// scores, an evaluator's id for its midgame scores.
+/// scores, an evaluator's [`crate::eval::Evaluator::ID`] for its midgame scores.
 pub const KIND_ENDGAME: u8 = 0;
 
 /// A stored result.

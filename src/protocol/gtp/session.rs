@@ -27,10 +27,6 @@ fn colour_name(color: Color) -> &'static str {
     }
 }
 
-fn clock_index(color: Color) -> usize {
-    usize::from(color == Color::White)
-}
-
 impl GtpSession {
     /// A session at the start position with the command line's levels.
     pub fn new(levels: Levels, output: Output) -> GtpSession {
@@ -145,7 +141,7 @@ impl GtpSession {
                 Ok(String::new())
             }
             C::TimeLeft(color, clock) => {
-                self.clocks[clock_index(color)] = Some(clock);
+                self.clocks[color.index()] = Some(clock);
                 Ok(String::new())
             }
             C::SetGame(name) if name.eq_ignore_ascii_case("othello") => Ok(String::new()),
@@ -180,7 +176,7 @@ impl GtpSession {
             Move::Pass
         } else {
             let stop = Arc::new(AtomicBool::new(false));
-            let budget = gtp_budget(self.time_settings, self.clocks[clock_index(color)]);
+            let budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
             let limits = limits_for(&position, budget, stop.clone());
             let levels = self.levels;
             engine.start(
@@ -210,7 +206,7 @@ impl GtpSession {
                 .map_err(|_| format!("internal error: {mv} is illegal"))?;
             self.game = next;
             if let Some(settings) = self.time_settings {
-                let index = clock_index(color);
+                let index = color.index();
                 let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
                 self.clocks[index] = Some(settings.charge(clock, started.elapsed().as_secs_f64()));
             }

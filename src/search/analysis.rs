@@ -1,0 +1,170 @@
+//! Multi-PV analysis: a value for every move of a position, not only the best (NBoard's
+//! `hint n`), found by searching the position after each move.
+
+use super::Searcher;
+use super::levels::{Levels, Phase};
+use super::limits::Limits;
+use super::report::SearchReport;
+use crate::board::{Move, Position};
+use std::sync::atomic::Ordering;
+
+/// Above this many empties, quick estimating rounds come before the endgame solve, which may
+/// take long: they give the user something to look at meanwhile.
+const ESTIMATE_ROUNDS_ABOVE_EMPTIES: u32 = 12;
+/// The estimating rounds before a solve search the moves to at most this depth.
+const ESTIMATE_ROUNDS_MAX_DEPTH: u32 = 8;
+
+impl Searcher {
+    /// Scores every move of `position` by searching the position after it, deeper each round
+    /// (one exact solve in the endgame), and reports the best `count` moves of each finished
+    /// round through `print`, best first; a stop ends it between rounds' moves and drops the
+    /// unfinished round. Returns the best move's report of the last finished round and the
+    /// nodes searched.
+    pub fn top_moves(
+        &mut self,
+        position: &Position,
+        levels: &Levels,
+        limits: &Limits,
+        count: usize,
+        print: &mut dyn FnMut(&SearchReport),
+    ) -> (Option<SearchReport>, u64) {
+        let max_depth = levels.phase_level(levels.phase(position)).depth.max(2);
+        let solving = levels.phase(position) == Phase::Endgame;
+        // Rounds as (child depth, whether the child is solved).
+        let rounds: Vec<(u32, bool)> = if solving {
+            let estimates = if position.empty_count() > ESTIMATE_ROUNDS_ABOVE_EMPTIES {
+                max_depth.min(ESTIMATE_ROUNDS_MAX_DEPTH)
+            } else {
+                1
+            };
+            (1..estimates)
+                .map(|d| (d, false))
+                .chain([(max_depth - 1, true)])
+                .collect()
+        } else {
+            (1..max_depth).map(|d| (d, false)).collect()
+        };
+        let (mut best, mut nodes) = (None, 0);
+        for (child_depth, solve) in rounds {
+            let mut child_levels = *levels;
+            child_levels.opening.depth = child_depth;
+            child_levels.midgame.depth = child_depth;
+            if !solve {
+                child_levels.endgame_empties = 0;
+            }
+            let mut round = Vec::new();
+            for square in position.legal_squares() {
+                let mv = Move::Play(square);
+                let Ok(child) = position.play(mv) else {
+                    continue;
+                };
+                let reply = self.think(&child, &child_levels, limits, &mut |_| {});
+                nodes += reply.nodes;
+                if limits.stop.load(Ordering::Relaxed) || !reply.complete {
+                    return (best, nodes);
+                }
+                let mut pv = vec![mv];
+                pv.extend(reply.pv);
+                round.push(SearchReport {
+                    best_move: mv,
+                    value: reply.value.negate(),
+                    depth: child_depth + 1,
+                    pv,
+                    nodes,
+                    elapsed: reply.elapsed,
+                    complete: true,
+                });
+            }
+            round.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));
+            round.iter().take(count).for_each(&mut *print);
+            best = round.into_iter().next();
+        }
+        (best, nodes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{EndgameMode, Value};
+
+    /// The reports `top_moves` prints with `count` 3.
+    fn ranked(position: &Position, levels: &Levels) -> Vec<SearchReport> {
+        let mut printed = Vec::new();
+        let mut searcher = Searcher::new(4, Some(1));
+        let (best, nodes) = searcher.top_moves(position, levels, &Limits::none(), 3, &mut |r| {
+            printed.push(r.clone())
+        });
+        // The best move is the first of the last round (every round here prints 3).
+        let best = best.expect("a finished round");
+        assert_eq!(best, printed[printed.len() - 3]);
+        assert!(nodes >= best.nodes);
+        printed
+    }
+
+    #[test]
+    fn each_round_ranks_the_moves_best_first() {
+        let mut levels = Levels::default();
+        levels.set("midgame-depth", "3").unwrap();
+        levels.set("opening-depth", "3").unwrap();
+        let p = Position::start().play("f5".parse().unwrap()).unwrap();
+        let printed = ranked(&p, &levels);
+        // Three moves for each of the child depths 1 and 2.
+        let depths: Vec<u32> = printed.iter().map(|r| r.depth).collect();
+        assert_eq!(depths, [2, 2, 2, 3, 3, 3]);
+        for round in printed.chunks(3) {
+            assert!(
+                round
+                    .windows(2)
+                    .all(|w| w[0].value.discs() >= w[1].value.discs())
+            );
+            assert!(
+                round
+                    .iter()
+                    .all(|r| p.is_legal(r.best_move) && r.pv[0] == r.best_move)
+            );
+        }
+    }
+
+    #[test]
+    fn the_endgame_is_estimated_then_solved() {
+        let p: Position = "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X"
+            .parse()
+            .unwrap();
+        let levels = Levels::preset(4).unwrap();
+        assert_eq!(p.empty_count(), 14);
+        let printed = ranked(&p, &levels);
+        let solved: Vec<&SearchReport> = printed
+            .iter()
+            .filter(|r| matches!(r.value, Value::Exact(_)))
+            .collect();
+        // Estimating rounds at child depths 1 to 3, then the solve.
+        assert_eq!(printed.len(), 3 * 4);
+        assert_eq!(solved.len(), 3);
+        let exact = Searcher::new(4, None).solve(
+            &p,
+            EndgameMode::Exact,
+            levels.midgame,
+            &Limits::none(),
+            &mut |_| {},
+        );
+        assert_eq!(solved[0].value, exact.value);
+    }
+
+    #[test]
+    fn a_stop_drops_the_unfinished_round() {
+        let limits = Limits::none();
+        limits.stop.store(true, Ordering::Relaxed);
+        let mut searcher = Searcher::new(1, None);
+        let mut printed = 0;
+        let (best, _) = searcher.top_moves(
+            &Position::start(),
+            &Levels::default(),
+            &limits,
+            4,
+            &mut |_| printed += 1,
+        );
+        assert!(best.is_none());
+        assert_eq!(printed, 0);
+    }
+}

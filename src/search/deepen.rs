@@ -1,0 +1,145 @@
+//! Iterative deepening with aspiration windows: the midgame search run at depth 1, 2, 3, ...,
+//! each depth's value centring the next depth's window.
+
+use super::limits::{Limits, Stopper};
+use super::midgame::{INFINITY, Midgame, WIN};
+use super::report::{SearchReport, Value, principal_variation};
+use super::tt::TranspositionTable;
+use crate::board::{Move, Position, Square};
+use crate::eval::{Evaluator, EvaluatorVisitor};
+use std::time::Instant;
+
+/// From this depth on, a depth starts with a window around the last depth's value; the first
+/// depths are cheap enough to search with the full window.
+const ASPIRATION_MIN_DEPTH: u32 = 3;
+/// Half the width of the first window, in the evaluator's units.
+const ASPIRATION_DELTA: i32 = 100;
+/// Each failure widens the window on the failing side by this factor.
+const ASPIRATION_GROWTH: i32 = 4;
+/// Once the widening step passes this, the window opens fully: the value is far from the guess.
+const ASPIRATION_MAX_DELTA: i32 = 3000;
+
+/// [`deepen`] as a visit, for [`crate::eval::EvaluatorKind::dispatch`].
+pub(crate) struct Deepen<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub position: &'a Position,
+    pub max_depth: u32,
+    pub limits: &'a Limits,
+    pub progress: &'a mut dyn FnMut(&SearchReport),
+}
+
+impl EvaluatorVisitor for Deepen<'_> {
+    type Output = Option<SearchReport>;
+
+    fn visit<E: Evaluator>(self, eval: &E) -> Option<SearchReport> {
+        deepen(
+            self.tt,
+            self.position,
+            self.max_depth,
+            eval,
+            self.limits,
+            self.progress,
+        )
+    }
+}
+
+/// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval`, calling
+/// `progress` after each finished depth. A depth cut short by the limits is dropped unless it
+/// is the first; no depth starts after the soft deadline, and a proven result ends the
+/// deepening. Returns the last report (`None` only if no depth ran).
+fn deepen<E: Evaluator>(
+    tt: &mut TranspositionTable,
+    position: &Position,
+    max_depth: u32,
+    eval: &E,
+    limits: &Limits,
+    progress: &mut dyn FnMut(&SearchReport),
+) -> Option<SearchReport> {
+    let start = Instant::now();
+    let mut stopper = Stopper::new(limits);
+    let mut search = Midgame {
+        tt,
+        eval,
+        nodes: 0,
+        stopper: &mut stopper,
+    };
+    let max_depth = max_depth.clamp(1, position.empty_count().max(1));
+    let mut last: Option<SearchReport> = None;
+    let mut guess = 0;
+    for depth in 1..=max_depth {
+        if last.is_some() && limits.soft_expired() {
+            break;
+        }
+        let (value, best) = aspiration(&mut search, position, depth, guess);
+        if search.stopper.stopped() && last.is_some() {
+            break;
+        }
+        let best_move = Square::new(best as usize)
+            .map(Move::Play)
+            .filter(|&m| position.is_legal(m))
+            .or_else(|| position.legal_squares().first().map(|&s| Move::Play(s)))
+            .unwrap_or(Move::Pass);
+        guess = value;
+        let report = SearchReport {
+            best_move,
+            value: Value::estimate(value, eval),
+            depth,
+            pv: principal_variation(
+                search.tt,
+                position,
+                Midgame::<E>::KIND,
+                best_move,
+                depth as usize,
+            ),
+            nodes: search.nodes,
+            elapsed: start.elapsed(),
+            complete: !search.stopper.stopped(),
+        };
+        if !report.complete {
+            return Some(report);
+        }
+        progress(&report);
+        let proven = value.abs() > WIN;
+        last = Some(report);
+        if proven {
+            break;
+        }
+    }
+    let stopped = stopper.stopped();
+    last.map(|mut report| {
+        report.complete = !stopped;
+        report
+    })
+}
+
+/// One depth of the deepening, with an aspiration window around `guess` widened on failure.
+fn aspiration<E: Evaluator>(
+    search: &mut Midgame<'_, E>,
+    position: &Position,
+    depth: u32,
+    guess: i32,
+) -> (i32, u8) {
+    if depth < ASPIRATION_MIN_DEPTH || guess.abs() > WIN {
+        return search.search(position, depth, -INFINITY, INFINITY);
+    }
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = (guess - delta, guess + delta);
+    loop {
+        let (v, best) = search.search(position, depth, alpha, beta);
+        if search.stopper.stopped() {
+            return (v, best);
+        }
+        if v <= alpha && alpha > -INFINITY {
+            alpha = (v - delta).max(-INFINITY);
+        } else if v >= beta && beta < INFINITY {
+            beta = (v + delta).min(INFINITY);
+        } else {
+            return (v, best);
+        }
+        delta *= ASPIRATION_GROWTH;
+        if delta > ASPIRATION_MAX_DELTA {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}

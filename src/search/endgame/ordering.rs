@@ -1,0 +1,164 @@
+//! Move ordering for the endgame solver: which move to try first decides how much of the tree
+//! a cut-off saves. Also the quadrant parity that the last plies play by.
+
+use crate::board::{Bits, CORNERS, flips, legal_moves};
+use crate::eval::Pattern;
+
+/// The evaluator's view of a position far from the end, for move ordering: the pattern
+/// evaluator (hundredths of a disc) divided by [`ORDER_SCALE`], so that a disc of estimated
+/// score weighs about as much as one reply of the opponent's mobility term.
+#[inline]
+fn order_view(player: u64, opponent: u64) -> i32 {
+    Pattern::score(player, opponent) / ORDER_SCALE
+}
+/// Tuned on FFO #20-#39: 4, 8, 16, 32 and 64 gave 235, 212, 199, 174 and 186 M nodes.
+const ORDER_SCALE: i32 = 32;
+
+/// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility alone.
+const EVAL_ORDER_EMPTIES: u32 = 14;
+/// Above this many empties, that view looks one ply deeper.
+const DEEP_ORDER_EMPTIES: u32 = 15;
+
+/// The four quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Squares of `empties` that lie in quadrants holding an odd number of empties.
+#[inline]
+pub(super) fn odd_quadrant_squares(empties: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    empties & odd
+}
+
+/// Fills `list` with the moves of `player` (`n` empties) sorted best first. The table move
+/// comes first. Far from the end (above [`EVAL_ORDER_EMPTIES`]) the key is the pattern
+/// evaluator's view of the position after the move plus the opponent's mobility; nearer the
+/// end it is "fastest first": the opponent's replies (corners count double), then the empties
+/// next to the mover's discs (the opponent's potential mobility), with bonuses for taking a
+/// corner and for a square of a quadrant with an odd number of empties.
+pub(super) fn order_moves(
+    (player, opponent): (u64, u64),
+    moves: u64,
+    tt_move: u8,
+    n: u32,
+    list: &mut MoveList,
+) {
+    let odd = odd_quadrant_squares(!(player | opponent));
+    for sq in Bits(moves) {
+        let f = flips(player, opponent, sq);
+        let bit = 1u64 << sq;
+        let (np, no) = (opponent & !f, player | f | bit);
+        let key = if sq as u8 == tt_move {
+            -1_000_000
+        } else if n > EVAL_ORDER_EMPTIES {
+            // Far from the end: the evaluator's view (one ply deeper still when very far),
+            // plus the opponent's mobility.
+            let replies = legal_moves(np, no);
+            let view = if n > DEEP_ORDER_EMPTIES {
+                best_reply_value(np, no, replies)
+            } else {
+                order_view(np, no)
+            };
+            view + 8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+        } else {
+            let replies = legal_moves(np, no);
+            let empties = !(np | no);
+            let mut key = 32 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                + 4 * (neighbours(no) & empties).count_ones() as i32;
+            if bit & CORNERS != 0 {
+                key -= 16;
+            }
+            if bit & odd != 0 {
+                key -= 8;
+            }
+            key
+        };
+        list.push(sq as u8, f, key);
+    }
+    list.sort();
+}
+
+/// The squares next to any square of `b`, in the eight directions.
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// The moves of a node with their flips and sort keys (at most 64, one per square).
+pub(super) struct MoveList {
+    len: usize,
+    squares: [u8; 64],
+    flips: [u64; 64],
+    keys: [i32; 64],
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            len: 0,
+            squares: [0; 64],
+            flips: [0; 64],
+            keys: [0; 64],
+        }
+    }
+}
+
+impl MoveList {
+    #[inline]
+    pub(super) fn push(&mut self, sq: u8, flips: u64, key: i32) {
+        let i = self.len & 63;
+        self.squares[i] = sq;
+        self.flips[i] = flips;
+        self.keys[i] = key;
+        self.len += 1;
+    }
+
+    /// Insertion sort by key, lowest first.
+    pub(super) fn sort(&mut self) {
+        for i in 1..self.len {
+            let mut j = i;
+            while j > 0 && self.keys[j - 1] > self.keys[j] {
+                self.keys.swap(j - 1, j);
+                self.squares.swap(j - 1, j);
+                self.flips.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// The moves in order, as (square, flips).
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u8, u64)> + '_ {
+        self.squares[..self.len]
+            .iter()
+            .copied()
+            .zip(self.flips[..self.len].iter().copied())
+    }
+}
+
+/// The value for the side to move (`player`, whose moves are `replies`) of its best reply
+/// by the pattern evaluator: a one-ply search used to order moves far from the end.
+fn best_reply_value(player: u64, opponent: u64, replies: u64) -> i32 {
+    if replies == 0 {
+        return -order_view(opponent, player);
+    }
+    Bits(replies)
+        .map(|sq| {
+            let f = flips(player, opponent, sq);
+            -order_view(opponent & !f, player | f | (1u64 << sq))
+        })
+        .max()
+        .unwrap_or(0)
+}

@@ -1,0 +1,108 @@
+//! What bounds a search: a stop flag and deadlines ([`Limits`]), and the cheap check of them
+//! that the searches make as they go ([`Stopper`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Nodes between two looks at the stop flag and the clock: reading the clock at every node
+/// would cost more than the nodes, while a few thousand nodes take well under a millisecond.
+pub const POLL_INTERVAL: u64 = 4096;
+
+/// What bounds a search: a flag another thread may raise, and deadlines.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Raised to stop the search; the best move of the last finished iteration stands.
+    pub stop: Arc<AtomicBool>,
+    /// No new iteration starts after this.
+    pub soft_deadline: Option<Instant>,
+    /// The search stops at this instant.
+    pub hard_deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// No limit but the stop flag.
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+
+    /// Stop after `time` (both deadlines at once).
+    pub fn time(time: Duration) -> Limits {
+        // A time too long for an instant is no limit.
+        let at = Instant::now().checked_add(time);
+        Limits {
+            soft_deadline: at,
+            hard_deadline: at,
+            ..Limits::default()
+        }
+    }
+
+    /// True once the flag is raised or the soft deadline has passed: start no new iteration.
+    pub(crate) fn soft_expired(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.soft_deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Checks the limits every [`POLL_INTERVAL`] nodes, cheaply.
+pub(crate) struct Stopper {
+    flag: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    next_poll: u64,
+    stopped: bool,
+}
+
+impl Stopper {
+    /// A stopper for the flag and the hard deadline of `limits`.
+    pub fn new(limits: &Limits) -> Stopper {
+        Stopper {
+            flag: limits.stop.clone(),
+            deadline: limits.hard_deadline,
+            next_poll: 0,
+            stopped: false,
+        }
+    }
+
+    /// True once the search must stop; looks at the flag and the clock only every
+    /// [`POLL_INTERVAL`] nodes (`nodes` is the search's count so far).
+    #[inline]
+    pub fn poll(&mut self, nodes: u64) -> bool {
+        if nodes >= self.next_poll && !self.stopped {
+            self.next_poll = nodes + POLL_INTERVAL;
+            self.stopped = self.flag.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.stopped
+    }
+
+    /// True once a poll saw a limit.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_raised_flag_is_seen_at_the_next_poll() {
+        let limits = Limits::none();
+        let mut stopper = Stopper::new(&limits);
+        assert!(!stopper.poll(0));
+        limits.stop.store(true, Ordering::Relaxed);
+        // Between polls the flag is not read.
+        assert!(!stopper.poll(POLL_INTERVAL - 1));
+        assert!(stopper.poll(POLL_INTERVAL));
+        assert!(stopper.stopped());
+        assert!(limits.soft_expired());
+    }
+
+    #[test]
+    fn a_passed_deadline_stops() {
+        let limits = Limits::time(Duration::ZERO);
+        assert!(Stopper::new(&limits).poll(0));
+        assert!(limits.soft_expired());
+        assert!(!Limits::time(Duration::MAX).soft_expired());
+    }
+}
