@@ -1,7 +1,7 @@
 //! The server's input and output: a reader thread that turns stdin into events, a shared
 //! line-flushed writer for protocol lines, and logging that keeps stderr quiet.
 
-use super::engine::Event;
+use super::worker::Event;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};

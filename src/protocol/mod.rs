@@ -2,17 +2,17 @@
 //! the engine over stdin/stdout.
 //!
 //! One reader thread turns stdin into lines on a channel; searches run on their own thread
-//! (see [`engine::Engine`]) so that the next command can stop them; the session of the chosen
+//! (see [`worker::Worker`]) so that the next command can stop them; the session of the chosen
 //! protocol processes lines strictly in order. stdout carries protocol lines only.
 
-pub mod engine;
 pub mod gtp;
 mod io;
 pub mod nboard;
+pub mod worker;
 
 use crate::search::{Levels, Searcher};
-use engine::Engine;
 pub use io::{Output, init_logging, spawn_stdin_reader};
+use worker::Worker;
 
 /// The protocols the server speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,15 +40,15 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     let (sender, events) = std::sync::mpsc::channel();
     spawn_stdin_reader(sender.clone());
     let searcher = Searcher::new(config.hash_mib, config.seed);
-    let mut engine = Engine::new(searcher, config.hash_mib, sender, events);
-    let protocol = forced.unwrap_or_else(|| match engine.peek_first_command() {
+    let mut worker = Worker::new(searcher, config.hash_mib, sender, events);
+    let protocol = forced.unwrap_or_else(|| match worker.peek_first_command() {
         Some(line) if line.trim_start().starts_with("nboard") => Protocol::NBoard,
         _ => Protocol::Gtp,
     });
     log::info!("serving {protocol:?} with levels: {}", config.levels);
     let output = Output::stdout();
     match protocol {
-        Protocol::NBoard => nboard::NBoardSession::new(config.levels, output).run(&mut engine),
-        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut engine),
+        Protocol::NBoard => nboard::NBoardSession::new(config.levels, output).run(&mut worker),
+        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut worker),
     }
 }

@@ -5,7 +5,7 @@ use crate::board::{Color, Move, Position};
 use crate::game::GameRecord;
 use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
 use crate::protocol::Output;
-use crate::protocol::engine::Engine;
+use crate::protocol::worker::Worker;
 use crate::search::{Levels, SETTING_NAMES, limits_for};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -45,21 +45,21 @@ impl GtpSession {
     }
 
     /// Serves lines until `quit` or end of input.
-    pub fn run(&mut self, engine: &mut Engine) {
-        while let Some(line) = engine.next_line() {
+    pub fn run(&mut self, worker: &mut Worker) {
+        while let Some(line) = worker.next_line() {
             let Some(parsed) = parse_line(&line) else {
                 continue;
             };
             let quit = parsed.command == Ok(GtpCommand::Quit);
             let reply = parsed
                 .command
-                .and_then(|command| self.execute(command, engine));
+                .and_then(|command| self.execute(command, worker));
             self.respond(parsed.id, reply);
             if quit {
                 break;
             }
         }
-        engine.stop();
+        worker.stop();
     }
 
     fn respond(&self, id: Option<u64>, reply: Result<String, String>) {
@@ -83,7 +83,7 @@ impl GtpSession {
     }
 
     /// Carries out one command; the text of the reply or of the error.
-    pub fn execute(&mut self, command: GtpCommand, engine: &mut Engine) -> Result<String, String> {
+    pub fn execute(&mut self, command: GtpCommand, worker: &mut Worker) -> Result<String, String> {
         use GtpCommand as C;
         match command {
             C::ProtocolVersion => Ok("2".into()),
@@ -97,7 +97,7 @@ impl GtpSession {
             C::ClearBoard => {
                 self.game = GameRecord::new(Position::start());
                 self.clocks = [None, None];
-                if let Some(searcher) = engine.searcher() {
+                if let Some(searcher) = worker.searcher() {
                     searcher.clear();
                 }
                 Ok(String::new())
@@ -110,8 +110,8 @@ impl GtpSession {
                 self.game = next;
                 Ok(String::new())
             }
-            C::GenMove(color) => self.genmove(color, true, engine),
-            C::RegGenMove(color) => self.genmove(color, false, engine),
+            C::GenMove(color) => self.genmove(color, true, worker),
+            C::RegGenMove(color) => self.genmove(color, false, worker),
             C::Undo => {
                 if self.game.undo() {
                     Ok(String::new())
@@ -163,7 +163,7 @@ impl GtpSession {
         }
     }
 
-    fn genmove(&mut self, color: Color, play: bool, engine: &mut Engine) -> Result<String, String> {
+    fn genmove(&mut self, color: Color, play: bool, worker: &mut Worker) -> Result<String, String> {
         let mut next = self.game.clone();
         if next.current().is_game_over() {
             // Controllers may ask after the end (GoGui does); a pass is the honest answer.
@@ -179,7 +179,7 @@ impl GtpSession {
             let budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
             let limits = limits_for(&position, budget, stop.clone());
             let levels = self.levels;
-            engine.start(
+            worker.start(
                 stop,
                 Box::new(move |searcher| {
                     Some(searcher.think(&position, &levels, &limits, &mut |_| {}))
@@ -189,7 +189,7 @@ impl GtpSession {
             // the best move so far, then `quit` is answered in turn.
             let is_quit =
                 |line: &str| parse_line(line).is_some_and(|l| l.command == Ok(GtpCommand::Quit));
-            match engine.wait_interruptible(&is_quit) {
+            match worker.wait_interruptible(&is_quit) {
                 Some(report) if position.is_legal(report.best_move) => report.best_move,
                 _ => {
                     // Never answer an illegal move: fall back to the first legal one.

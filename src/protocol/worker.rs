@@ -25,7 +25,7 @@ pub enum Event {
 pub type SearchJob = Box<dyn FnOnce(&mut Searcher) -> Option<SearchReport> + Send>;
 
 /// The input queue and the searcher, idle or lent to a running search.
-pub struct Engine {
+pub struct Worker {
     searcher: Option<Box<Searcher>>,
     hash_mib: usize,
     sender: Sender<Event>,
@@ -36,15 +36,15 @@ pub struct Engine {
     last_report: Option<SearchReport>,
 }
 
-impl Engine {
-    /// An idle engine reading `events`; `sender` is how search threads report back.
+impl Worker {
+    /// An idle worker reading `events`; `sender` is how search threads report back.
     pub fn new(
         searcher: Searcher,
         hash_mib: usize,
         sender: Sender<Event>,
         events: Receiver<Event>,
-    ) -> Engine {
-        Engine {
+    ) -> Worker {
+        Worker {
             searcher: Some(Box::new(searcher)),
             hash_mib,
             sender,
@@ -120,7 +120,7 @@ impl Engine {
         self.wait_interruptible(&|_| false)
     }
 
-    /// Like [`Engine::wait`], but a line for which `interrupts` is true stops the search (it
+    /// Like [`Worker::wait`], but a line for which `interrupts` is true stops the search (it
     /// is still queued, to be processed in turn).
     pub fn wait_interruptible(
         &mut self,

@@ -1,105 +1,18 @@
-//! NBoard protocol version 2: commands, and the session that answers them.
+//! The NBoard session: the game, the clocks, the levels and the running request, and what
+//! each command does.
 
-use super::Output;
-use super::engine::Engine;
-use crate::board::{Color, Position};
+use super::command::{NBoardCommand, parse_command};
+use super::reply::{ENGINE_NAME, analysis_line, nodestats_line, search_line};
+use crate::board::Position;
 use crate::game::GameRecord;
 use crate::game::clock::{GgfClock, nboard_budget};
 use crate::game::ggf::{GgfGame, parse_ggf};
-use crate::game::notation::{MoveItem, integer, move_item};
-use crate::search::{Levels, Limits, SearchReport, Value, limits_for};
-use nom::branch::alt;
-use nom::bytes::complete::tag;
-use nom::character::complete::{space0, space1};
-use nom::combinator::{all_consuming, map, rest, value};
-use nom::sequence::{preceded, terminated};
-use nom::{IResult, Parser};
+use crate::protocol::Output;
+use crate::protocol::worker::Worker;
+use crate::search::{Levels, Limits, SearchReport, limits_for};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
-
-/// The engine's name; `set myname` adds the version and depth (one word, as NBoard reads
-/// only the first).
-pub const ENGINE_NAME: &str = "othello-engine";
-
-/// A line from NBoard, parsed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum NBoardCommand {
-    /// `nboard <version>`.
-    NBoard(i64),
-    /// `set game <GGF>`; the text is parsed when applied.
-    SetGame(String),
-    /// `move <mv>[/<eval>[/<time>]]`, or a bare move.
-    Move(MoveItem),
-    /// `set depth <n>`.
-    SetDepth(i64),
-    /// `set contempt <n>`.
-    SetContempt(i64),
-    /// `hint <n>`.
-    Hint(i64),
-    /// `go`.
-    Go,
-    /// `ping <n>`.
-    Ping(i64),
-    /// `learn`.
-    Learn,
-    /// `analyze`.
-    Analyze,
-    /// `clear`.
-    Clear,
-    /// `quit`.
-    Quit,
-}
-
-fn keyword_with_integer<'a>(
-    keyword: &'static str,
-) -> impl Parser<&'a str, Output = i64, Error = nom::error::Error<&'a str>> {
-    preceded((tag(keyword), space1), integer)
-}
-
-fn command(input: &str) -> IResult<&str, NBoardCommand> {
-    all_consuming(terminated(
-        alt((
-            map(keyword_with_integer("nboard"), NBoardCommand::NBoard),
-            map(
-                preceded((tag("set"), space1, tag("game"), space1), rest),
-                |g: &str| NBoardCommand::SetGame(g.to_string()),
-            ),
-            map(
-                preceded((tag("set"), space1), keyword_with_integer("depth")),
-                NBoardCommand::SetDepth,
-            ),
-            map(
-                preceded((tag("set"), space1), keyword_with_integer("contempt")),
-                NBoardCommand::SetContempt,
-            ),
-            map(
-                preceded((tag("move"), space1), move_item),
-                NBoardCommand::Move,
-            ),
-            map(keyword_with_integer("hint"), NBoardCommand::Hint),
-            map(keyword_with_integer("ping"), NBoardCommand::Ping),
-            value(NBoardCommand::Go, tag("go")),
-            value(NBoardCommand::Learn, tag("learn")),
-            value(NBoardCommand::Analyze, tag("analyze")),
-            value(NBoardCommand::Clear, tag("clear")),
-            value(NBoardCommand::Quit, tag("quit")),
-            // NBoard version 1 sent bare moves; NTest treats any two-letter token as one.
-            map(move_item, NBoardCommand::Move),
-        )),
-        space0,
-    ))
-    .parse(input)
-}
-
-/// Parses one NBoard line (already stripped of its line end); `None` for a line to ignore.
-pub fn parse_command(line: &str) -> Option<NBoardCommand> {
-    let line = line.trim();
-    if line.is_empty() {
-        return None;
-    }
-    command(line).ok().map(|(_, c)| c)
-}
+use std::time::Instant;
 
 /// An NBoard session: the game, the clocks, the levels and the running request.
 pub struct NBoardSession {
@@ -144,11 +57,11 @@ impl NBoardSession {
     /// Makes way for a new request: a running `hint` or `analyze` is cancelled (it may run
     /// long, and a new request makes its lines stale), a running `go` is waited for, since it
     /// owes exactly one `===`.
-    fn make_way(&mut self, engine: &mut Engine) {
-        if self.cancellable && engine.is_searching() {
-            self.cancel(engine);
+    fn make_way(&mut self, worker: &mut Worker) {
+        if self.cancellable && worker.is_searching() {
+            self.cancel(worker);
         }
-        engine.wait();
+        worker.wait();
         self.cancellable = false;
     }
 
@@ -158,28 +71,28 @@ impl NBoardSession {
     }
 
     /// Serves lines until `quit` or end of input.
-    pub fn run(&mut self, engine: &mut Engine) {
-        while let Some(line) = engine.next_line() {
+    pub fn run(&mut self, worker: &mut Worker) {
+        while let Some(line) = worker.next_line() {
             match parse_command(&line) {
                 Some(NBoardCommand::Quit) => break,
-                Some(command) => self.execute(command, engine),
+                Some(command) => self.execute(command, worker),
                 None => log::info!("ignored line: {line}"),
             }
         }
         // Stopped, not cancelled: a request cut short by the end of input still answers
         // with its best so far, which scripts piping a fixed input rely on.
-        engine.stop();
+        worker.stop();
     }
 
     /// Stops the running request so that it prints nothing more.
-    fn cancel(&mut self, engine: &mut Engine) {
+    fn cancel(&mut self, worker: &mut Worker) {
         self.cancelled.store(true, Ordering::SeqCst);
-        engine.stop();
+        worker.stop();
         self.cancelled = Arc::new(AtomicBool::new(false));
     }
 
     /// Carries out one command.
-    pub fn execute(&mut self, command: NBoardCommand, engine: &mut Engine) {
+    pub fn execute(&mut self, command: NBoardCommand, worker: &mut Worker) {
         match command {
             NBoardCommand::NBoard(version) => {
                 if version != 2 {
@@ -219,19 +132,19 @@ impl NBoardSession {
                 self.contempt = contempt;
             }
             NBoardCommand::Ping(n) => {
-                self.cancel(engine);
+                self.cancel(worker);
                 self.output.line(&format!("pong {n}"));
             }
-            NBoardCommand::Go => self.go(engine),
-            NBoardCommand::Hint(n) => self.hint(n, engine),
+            NBoardCommand::Go => self.go(worker),
+            NBoardCommand::Hint(n) => self.hint(n, worker),
             NBoardCommand::Learn => {
-                self.make_way(engine);
+                self.make_way(worker);
                 self.output.line("learned");
             }
-            NBoardCommand::Analyze => self.analyze(engine),
+            NBoardCommand::Analyze => self.analyze(worker),
             NBoardCommand::Clear => {
-                self.make_way(engine);
-                if let Some(searcher) = engine.searcher() {
+                self.make_way(worker);
+                if let Some(searcher) = worker.searcher() {
                     searcher.clear();
                 }
             }
@@ -239,8 +152,8 @@ impl NBoardSession {
         }
     }
 
-    fn go(&mut self, engine: &mut Engine) {
-        self.make_way(engine);
+    fn go(&mut self, worker: &mut Worker) {
+        self.make_way(worker);
         let position = self.position();
         let output = self.output.clone();
         if position.legal_moves() == 0 {
@@ -257,7 +170,7 @@ impl NBoardSession {
         );
         let levels = self.levels;
         let cancelled = self.cancelled.clone();
-        engine.start(
+        worker.start(
             stop,
             Box::new(move |searcher| {
                 let report = searcher.think(&position, &levels, &limits, &mut |r| {
@@ -279,8 +192,8 @@ impl NBoardSession {
         );
     }
 
-    fn hint(&mut self, count: i64, engine: &mut Engine) {
-        self.make_way(engine);
+    fn hint(&mut self, count: i64, worker: &mut Worker) {
+        self.make_way(worker);
         let position = self.position();
         let output = self.output.clone();
         if count < 1 {
@@ -300,7 +213,7 @@ impl NBoardSession {
         let cancelled = self.cancelled.clone();
         let count = usize::try_from(count).unwrap_or(usize::MAX);
         self.cancellable = true;
-        engine.start(
+        worker.start(
             stop,
             Box::new(move |searcher| {
                 let started = Instant::now();
@@ -327,8 +240,8 @@ impl NBoardSession {
     /// NBoard's Analyze Game: a value for every position of the game, from the last back to
     /// the first (each search then finds the later positions' work in the table), as
     /// `analysis <moves made> <eval>` lines. A new request or `ping` cancels it.
-    fn analyze(&mut self, engine: &mut Engine) {
-        self.make_way(engine);
+    fn analyze(&mut self, worker: &mut Worker) {
+        self.make_way(worker);
         let positions = self.game.positions().to_vec();
         let output = self.output.clone();
         let stop = Arc::new(AtomicBool::new(false));
@@ -339,7 +252,7 @@ impl NBoardSession {
         let levels = self.levels;
         let cancelled = self.cancelled.clone();
         self.cancellable = true;
-        engine.start(
+        worker.start(
             stop,
             Box::new(move |searcher| {
                 let started = Instant::now();
@@ -356,81 +269,5 @@ impl NBoardSession {
                 None
             }),
         );
-    }
-}
-
-/// A `nodestats <nodes> <seconds>` line. NBoard divides by the time for its speed display and
-/// reads no exponent, so the time has microseconds and is never 0.
-pub fn nodestats_line(nodes: u64, elapsed: Duration) -> String {
-    format!("nodestats {nodes} {:.6}", elapsed.as_secs_f64().max(1e-6))
-}
-
-/// An `analysis <moves made> <eval>` line for `value`, the value of `position` for its side
-/// to move. The eval is given for Black, as NBoard's own engine gives it (the protocol's
-/// comment and its reference engine disagree; see protocol.md).
-pub fn analysis_line(moves_made: usize, position: &Position, value: Value) -> String {
-    let for_black = match position.side_to_move() {
-        Color::Black => value.discs(),
-        Color::White => -value.discs(),
-    };
-    format!("analysis {moves_made} {for_black:.2}")
-}
-
-/// A `search <pv> <eval> 0 <depth>` line for a finished depth.
-pub fn search_line(report: &SearchReport) -> String {
-    let pv: Vec<String> = report
-        .pv
-        .iter()
-        .map(|m| m.to_string().to_uppercase())
-        .collect();
-    let pv = if pv.is_empty() {
-        report.best_move.to_string().to_uppercase()
-    } else {
-        pv.join("-")
-    };
-    let depth = match report.value {
-        Value::Exact(_) => "100%".to_string(),
-        Value::Wld(_) => "100%W".to_string(),
-        Value::Estimate(_) => report.depth.to_string(),
-    };
-    format!("search {pv} {:.2} 0 {depth}", report.value.discs())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_what_nboard_sends() {
-        assert_eq!(parse_command("nboard 2"), Some(NBoardCommand::NBoard(2)));
-        assert_eq!(parse_command("ping 7"), Some(NBoardCommand::Ping(7)));
-        assert_eq!(
-            parse_command("set depth 12"),
-            Some(NBoardCommand::SetDepth(12))
-        );
-        assert_eq!(
-            parse_command("set contempt -100"),
-            Some(NBoardCommand::SetContempt(-100))
-        );
-        assert_eq!(parse_command("hint 4"), Some(NBoardCommand::Hint(4)));
-        assert_eq!(parse_command("go"), Some(NBoardCommand::Go));
-        assert!(matches!(
-            parse_command("move F5//2.449"),
-            Some(NBoardCommand::Move(_))
-        ));
-        assert!(matches!(
-            parse_command("move d6 -1.00 0.0"),
-            Some(NBoardCommand::Move(_))
-        ));
-        assert!(matches!(parse_command("F5"), Some(NBoardCommand::Move(_))));
-        assert!(matches!(
-            parse_command("set game (;;)"),
-            Some(NBoardCommand::SetGame(_))
-        ));
-        assert_eq!(parse_command("gopher"), None);
-        assert_eq!(parse_command("ping"), None);
-        assert_eq!(parse_command("ping 1 2"), None);
-        assert_eq!(parse_command("set myname x"), None);
-        assert_eq!(parse_command(""), None);
     }
 }
