@@ -2,9 +2,8 @@
 //! position) and value parsers whose errors name the problem.
 
 use crate::arena::options::CliError;
-use crate::board::{MAX_EMPTIES, Position};
-use crate::eval::EvaluatorKind;
-use crate::search::{DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Searcher};
+use crate::board::Position;
+use crate::search::{LevelSetting, Levels, Searcher};
 use clap::Args;
 
 /// A whole number in `range`, or the message `bad WHAT 'TEXT': expected ...`.
@@ -26,27 +25,6 @@ pub fn number_in(
         })
 }
 
-fn level(s: &str) -> Result<u32, String> {
-    number_in(s, "level", 1..=MAX_LEVEL)
-}
-fn opening_moves(s: &str) -> Result<u32, String> {
-    number_in(s, "opening-moves", 0..=MAX_EMPTIES)
-}
-fn opening_depth(s: &str) -> Result<u32, String> {
-    number_in(s, "opening-depth", 1..=MAX_EMPTIES)
-}
-fn midgame_depth(s: &str) -> Result<u32, String> {
-    number_in(s, "midgame-depth", 1..=MAX_EMPTIES)
-}
-fn endgame_empties(s: &str) -> Result<u32, String> {
-    number_in(s, "endgame-empties", 0..=MAX_EMPTIES)
-}
-fn evaluator(s: &str) -> Result<EvaluatorKind, String> {
-    s.trim().parse()
-}
-fn endgame_mode(s: &str) -> Result<EndgameMode, String> {
-    s.trim().parse()
-}
 /// A table size in MiB: 1 to 65536, and less than the machine's memory (allocating more
 /// would abort the process).
 pub fn hash_mib(s: &str) -> Result<usize, String> {
@@ -76,33 +54,41 @@ fn physical_memory_mib() -> Option<usize> {
     Some(kib / 1024)
 }
 
+/// A value parser for level flag `name`, with the checks and messages GTP's
+/// `othello-engine-set` uses.
+macro_rules! setting {
+    ($name:literal) => {
+        |value: &str| LevelSetting::parse($name, value)
+    };
+}
+
 /// The level flags: a preset, then per-phase refinements; the table size and the seed.
 #[derive(Args, Debug, Clone, Default)]
 pub struct LevelArgs {
     /// A preset, 1 to 20 (default 10); the other flags refine it.
-    #[arg(long, value_name = "N", value_parser = level, allow_hyphen_values = true)]
-    pub level: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = setting!("level"), allow_hyphen_values = true)]
+    pub level: Option<LevelSetting>,
     /// Moves (discs placed) that count as the opening.
-    #[arg(long, value_name = "N", value_parser = opening_moves, allow_hyphen_values = true)]
-    pub opening_moves: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = setting!("opening-moves"), allow_hyphen_values = true)]
+    pub opening_moves: Option<LevelSetting>,
     /// Search depth in the opening.
-    #[arg(long, value_name = "N", value_parser = opening_depth, allow_hyphen_values = true)]
-    pub opening_depth: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = setting!("opening-depth"), allow_hyphen_values = true)]
+    pub opening_depth: Option<LevelSetting>,
     /// Evaluator in the opening.
-    #[arg(long, value_name = "NAME", value_parser = evaluator)]
-    pub opening_eval: Option<EvaluatorKind>,
+    #[arg(long, value_name = "NAME", value_parser = setting!("opening-eval"))]
+    pub opening_eval: Option<LevelSetting>,
     /// Search depth in the midgame.
-    #[arg(long, value_name = "N", value_parser = midgame_depth, allow_hyphen_values = true)]
-    pub midgame_depth: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = setting!("midgame-depth"), allow_hyphen_values = true)]
+    pub midgame_depth: Option<LevelSetting>,
     /// Evaluator in the midgame.
-    #[arg(long, value_name = "NAME", value_parser = evaluator)]
-    pub midgame_eval: Option<EvaluatorKind>,
+    #[arg(long, value_name = "NAME", value_parser = setting!("midgame-eval"))]
+    pub midgame_eval: Option<LevelSetting>,
     /// Solve from this many empties on (0: never).
-    #[arg(long, value_name = "N", value_parser = endgame_empties, allow_hyphen_values = true)]
-    pub endgame_empties: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = setting!("endgame-empties"), allow_hyphen_values = true)]
+    pub endgame_empties: Option<LevelSetting>,
     /// How to solve: exact, wld or win-else-least.
-    #[arg(long, value_name = "MODE", value_parser = endgame_mode)]
-    pub endgame_mode: Option<EndgameMode>,
+    #[arg(long, value_name = "MODE", value_parser = setting!("endgame-mode"))]
+    pub endgame_mode: Option<LevelSetting>,
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
     pub hash: Option<usize>,
@@ -112,29 +98,21 @@ pub struct LevelArgs {
 }
 
 impl LevelArgs {
-    /// The levels: the preset, then each refinement given.
+    /// The levels: the preset (`--level`, else the default), then each refinement given.
     pub fn levels(&self) -> Levels {
-        let mut levels = Levels::preset(self.level.unwrap_or(DEFAULT_LEVEL)).unwrap_or_default();
-        if let Some(n) = self.opening_moves {
-            levels.opening_moves = n;
-        }
-        if let Some(d) = self.opening_depth {
-            levels.opening.depth = d;
-        }
-        if let Some(e) = self.opening_eval {
-            levels.opening.eval = e;
-        }
-        if let Some(d) = self.midgame_depth {
-            levels.midgame.depth = d;
-        }
-        if let Some(e) = self.midgame_eval {
-            levels.midgame.eval = e;
-        }
-        if let Some(n) = self.endgame_empties {
-            levels.endgame_empties = n;
-        }
-        if let Some(m) = self.endgame_mode {
-            levels.endgame_mode = m;
+        let mut levels = Levels::default();
+        let refinements = [
+            self.level,
+            self.opening_moves,
+            self.opening_depth,
+            self.opening_eval,
+            self.midgame_depth,
+            self.midgame_eval,
+            self.endgame_empties,
+            self.endgame_mode,
+        ];
+        for setting in refinements.into_iter().flatten() {
+            levels.apply(setting);
         }
         levels
     }

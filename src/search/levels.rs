@@ -137,7 +137,29 @@ impl Default for Levels {
     }
 }
 
-/// The setting names that [`Levels::set`] takes, for help texts and protocol option lists.
+/// One level setting and its value, as the command line's level flags and GTP's
+/// `othello-engine-set` give them: checked once, applied with [`Levels::apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelSetting {
+    /// `level`: a whole preset, replacing every other setting.
+    Level(u32),
+    /// `opening-moves`.
+    OpeningMoves(u32),
+    /// `opening-depth`.
+    OpeningDepth(u32),
+    /// `opening-eval`.
+    OpeningEval(EvaluatorKind),
+    /// `midgame-depth`.
+    MidgameDepth(u32),
+    /// `midgame-eval`.
+    MidgameEval(EvaluatorKind),
+    /// `endgame-empties`.
+    EndgameEmpties(u32),
+    /// `endgame-mode`.
+    EndgameMode(EndgameMode),
+}
+
+/// The setting names, for help texts and protocol option lists.
 pub const SETTING_NAMES: [&str; 8] = [
     "level",
     "opening-moves",
@@ -148,6 +170,39 @@ pub const SETTING_NAMES: [&str; 8] = [
     "endgame-empties",
     "endgame-mode",
 ];
+
+impl LevelSetting {
+    /// Reads setting `name` (one of [`SETTING_NAMES`]) with `value`; the error names both.
+    pub fn parse(name: &str, value: &str) -> Result<LevelSetting, String> {
+        let number = |low: u32, high: u32| -> Result<u32, String> {
+            value
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (low..=high).contains(n))
+                .ok_or_else(|| {
+                    format!("bad {name} '{value}': expected a whole number from {low} to {high}")
+                })
+        };
+        let eval = || value.trim().parse::<EvaluatorKind>();
+        Ok(match name {
+            "level" => LevelSetting::Level(number(1, MAX_LEVEL)?),
+            "opening-moves" => LevelSetting::OpeningMoves(number(0, MAX_EMPTIES)?),
+            "opening-depth" => LevelSetting::OpeningDepth(number(1, MAX_EMPTIES)?),
+            "opening-eval" => LevelSetting::OpeningEval(eval()?),
+            "midgame-depth" => LevelSetting::MidgameDepth(number(1, MAX_EMPTIES)?),
+            "midgame-eval" => LevelSetting::MidgameEval(eval()?),
+            "endgame-empties" => LevelSetting::EndgameEmpties(number(0, MAX_EMPTIES)?),
+            "endgame-mode" => LevelSetting::EndgameMode(value.trim().parse()?),
+            _ => {
+                return Err(format!(
+                    "unknown setting '{name}' (known: {})",
+                    SETTING_NAMES.join(", ")
+                ));
+            }
+        })
+    }
+}
 
 impl Levels {
     /// Preset `level` (1..=MAX_LEVEL): midgame depth `level`, opening depth `min(level, 6)`,
@@ -217,42 +272,23 @@ impl Levels {
         }
     }
 
-    /// Sets one setting by name (see [`SETTING_NAMES`]); `level` replaces all of them by a preset.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let depth = |v: &str| -> Result<u32, String> {
-            v.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|d| (1..=MAX_EMPTIES).contains(d))
-                .ok_or_else(|| {
-                    format!("bad {name} '{v}': expected a whole number from 1 to {MAX_EMPTIES}")
-                })
-        };
-        let count = |v: &str| -> Result<u32, String> {
-            v.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|d| *d <= MAX_EMPTIES)
-                .ok_or_else(|| {
-                    format!("bad {name} '{v}': expected a whole number from 0 to {MAX_EMPTIES}")
-                })
-        };
-        match name {
-            "level" => {
-                let level = value.trim().parse::<u32>().ok().and_then(Levels::preset);
-                *self = level.ok_or_else(|| {
-                    format!("bad level '{value}': expected a whole number from 1 to {MAX_LEVEL}")
-                })?;
-            }
-            "opening-moves" => self.opening_moves = count(value)?,
-            "opening-depth" => self.opening.depth = depth(value)?,
-            "opening-eval" => self.opening.eval = value.trim().parse()?,
-            "midgame-depth" => self.midgame.depth = depth(value)?,
-            "midgame-eval" => self.midgame.eval = value.trim().parse()?,
-            "endgame-empties" => self.endgame_empties = count(value)?,
-            "endgame-mode" => self.endgame_mode = value.trim().parse()?,
-            _ => return Err(format!("unknown setting '{name}'")),
+    /// Applies one setting; `level` replaces all of them by its preset.
+    pub fn apply(&mut self, setting: LevelSetting) {
+        match setting {
+            LevelSetting::Level(level) => *self = Levels::preset(level).unwrap_or(*self),
+            LevelSetting::OpeningMoves(n) => self.opening_moves = n,
+            LevelSetting::OpeningDepth(d) => self.opening.depth = d,
+            LevelSetting::OpeningEval(e) => self.opening.eval = e,
+            LevelSetting::MidgameDepth(d) => self.midgame.depth = d,
+            LevelSetting::MidgameEval(e) => self.midgame.eval = e,
+            LevelSetting::EndgameEmpties(n) => self.endgame_empties = n,
+            LevelSetting::EndgameMode(m) => self.endgame_mode = m,
         }
+    }
+
+    /// Sets one setting by name (see [`SETTING_NAMES`]); a bad name or value changes nothing.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.apply(LevelSetting::parse(name, value)?);
         Ok(())
     }
 }

@@ -64,7 +64,8 @@ mod tt;
 
 pub use endgame::final_score;
 pub use levels::{
-    DEFAULT_LEVEL, EndgameMode, Levels, MAX_LEVEL, Phase, PhaseLevel, Play, SETTING_NAMES,
+    DEFAULT_LEVEL, EndgameMode, LevelSetting, Levels, MAX_LEVEL, Phase, PhaseLevel, Play,
+    SETTING_NAMES,
 };
 pub use limits::Limits;
 pub use midgame::{INFINITY, WIN, terminal_score};

@@ -3,6 +3,7 @@
 use crate::board::{Color, Move};
 use crate::game::clock::{GtpClock, GtpTimeSettings};
 use crate::game::notation::{decimal, integer, word};
+use crate::search::LevelSetting;
 use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::{all_consuming, map_res, opt, rest};
 use nom::sequence::{preceded, terminated};
@@ -77,7 +78,7 @@ pub enum GtpCommand {
     /// `othello-engine-levels`: the current level settings.
     ShowLevels,
     /// `othello-engine-set <setting> <value>` (setting one of [`crate::search::SETTING_NAMES`]).
-    SetLevel(String, String),
+    SetLevel(LevelSetting),
 }
 
 /// One input line: its id, and the command or why it was refused.
@@ -216,7 +217,7 @@ fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
             (terminated(word, space1), word),
             "a setting and a value",
         )
-        .map(|(s, v)| C::SetLevel(s.into(), v.into())),
+        .and_then(|(s, v)| LevelSetting::parse(s, v).map(C::SetLevel)),
         _ => Err("unknown command".into()),
     }
 }

@@ -6,7 +6,7 @@ use crate::game::GameRecord;
 use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
 use crate::protocol::Output;
 use crate::protocol::worker::Worker;
-use crate::search::{Levels, SETTING_NAMES, limits_for};
+use crate::search::{Levels, limits_for};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -148,16 +148,8 @@ impl GtpSession {
             C::SetGame(_) => Err("unsupported game".into()),
             C::ListGames => Ok("Othello".into()),
             C::ShowLevels => Ok(self.levels.to_string()),
-            C::SetLevel(name, setting) => {
-                if !SETTING_NAMES.contains(&name.as_str()) {
-                    return Err(format!(
-                        "unknown setting '{name}' (known: {})",
-                        SETTING_NAMES.join(", ")
-                    ));
-                }
-                let mut levels = self.levels;
-                levels.set(&name, &setting)?;
-                self.levels = levels;
+            C::SetLevel(setting) => {
+                self.levels.apply(setting);
                 Ok(String::new())
             }
         }
