@@ -781,6 +781,55 @@ mod tests {
         assert!(json.contains("\"pentanomial\": [0, 0, 1, 0, 0]"), "{json}");
     }
 
+    /// Files written before the JSON moved to serde (tests/fixtures/results/README.md).
+    const EARLIER_FILES: [(&str, &str); 5] = [
+        (
+            "match.json",
+            include_str!("../../tests/fixtures/results/match.json"),
+        ),
+        (
+            "match.csv",
+            include_str!("../../tests/fixtures/results/match.csv"),
+        ),
+        (
+            "escapes.json",
+            include_str!("../../tests/fixtures/results/escapes.json"),
+        ),
+        (
+            "escapes.csv",
+            include_str!("../../tests/fixtures/results/escapes.csv"),
+        ),
+        (
+            "empty.json",
+            include_str!("../../tests/fixtures/results/empty.json"),
+        ),
+    ];
+
+    #[test]
+    fn files_of_earlier_versions_read_and_write_back_byte_for_byte() {
+        for (name, text) in EARLIER_FILES {
+            let results = read_results(text);
+            let results = results.as_ref().map_err(|e| format!("{name}: {e}"));
+            let results = results.expect("an earlier file reads");
+            assert_eq!(
+                results_text(results, name.ends_with(".json")),
+                text,
+                "{name}"
+            );
+        }
+        let results = read_results(EARLIER_FILES[0].1);
+        let results = results.as_ref().expect("reads");
+        assert_eq!((results.games.len(), results.forfeits()), (20, 18));
+        assert_eq!((results.scheduled, results.shard), (Some(20), Some((1, 1))));
+        assert_eq!(results.engines[1], "bad \"q\" \\ x");
+        let escapes = read_results(EARLIER_FILES[2].1);
+        let forfeit = escapes.as_ref().map(|r| r.games[1].forfeit.as_deref());
+        assert_eq!(
+            forfeit,
+            Ok(Some("white forfeits: unparsable reply 'a\tb\\c\r\n'"))
+        );
+    }
+
     #[test]
     fn files_written_before_the_schedule_fields_still_read() {
         let old = "{\n\"engines\": [\"a\", \"b\"],\n\"pairings\": [],\n\"games\": [\n{\"game\": 1, \"opening\": \"start\", \"black\": \"a\", \"white\": \"b\", \"black_margin\": -2, \"forfeit\": null}\n]\n}\n";
