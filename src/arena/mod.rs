@@ -2,7 +2,7 @@
 //! checks every move with the rules core, handles passes and the end of the game, keeps the
 //! clocks, and scores the match.
 
-pub mod engine;
+pub mod client;
 pub mod files;
 pub mod merge;
 pub mod progress;
@@ -11,6 +11,7 @@ pub mod referee;
 pub mod results;
 pub mod runner;
 pub mod signals;
+pub mod spec;
 pub mod stats;
 
 pub use runner::{USAGE, run_match};

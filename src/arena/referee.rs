@@ -3,8 +3,9 @@
 //! engine does wrong (an illegal move, a timeout, a crash, a reply it cannot parse) loses it
 //! the game.
 
-use super::engine::{EngineError, EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
+use super::client::{EngineError, GtpEngine, NBoardEngine};
 use super::records::nboard_game;
+use super::spec::{EngineProtocol, EngineSpec};
 use crate::board::{Color, Move, Position};
 use crate::game::GameRecord;
 use crate::game::clock::TimeControl;

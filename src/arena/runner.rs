@@ -4,13 +4,14 @@
 //! file replaced atomically), so an interrupted match loses only the games under way, and
 //! `--resume` plays only the games its results file lacks.
 
-use super::engine::{EngineProtocol, EngineSpec, GtpEngine, NBoardEngine};
+use super::client::{GtpEngine, NBoardEngine};
 use super::files::{check_writable, write_atomically};
 use super::progress::{Progress, status_line, terminal_width};
 use super::records::{ggf_game_number, write_ggf};
 use super::referee::{Ending, Game, SETUP_TIMEOUT, play_game};
 use super::results::{GameRow, Results, read_results, write_results};
 use super::signals;
+use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::{EloEstimate, PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use crate::board::Color;
 use crate::cli::{Arity, CliError, Options, parse_in_range};
