@@ -123,9 +123,10 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts the engine with piped standard input, output and error, and threads that read
-    /// them: the output line by line (see [`forward_lines`]), the error keeping its last
-    /// lines only. On Unix the engine gets its own process group, so that a Ctrl-C at the
-    /// terminal reaches the runner alone and the runner stops its engines itself.
+    /// them: the output line by line (line ends removed, tabs made spaces, bytes that are not
+    /// UTF-8 replaced), the error keeping its last lines only. On Unix the engine gets its
+    /// own process group, so that a Ctrl-C at the terminal reaches the runner alone and the
+    /// runner stops its engines itself.
     pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&spec.program);
         command
