@@ -1,8 +1,9 @@
 //! `othello-engine match merge FILE... [--results OUT]`: one summary from the results files
 //! of the shards of one tournament (`--shard i/n`), worked out again from their games.
 
+use super::config::USAGE;
 use super::results::{Results, read_results, write_results};
-use super::runner::summary;
+use super::summary::summary;
 use crate::arena::options::{Arity, CliError, Options};
 use std::collections::HashMap;
 
@@ -11,7 +12,7 @@ use std::collections::HashMap;
 /// different engines or schedules, or that hold the same game are refused (exit status 2).
 pub fn run_merge(args: &[String]) -> Result<(), CliError> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("usage:\n{}", super::USAGE);
+        println!("usage:\n{USAGE}");
         return Ok(());
     }
     let options = Options::parse(args, &[("results", Arity::Value)])?;

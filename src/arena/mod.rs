@@ -1,17 +1,37 @@
 //! `othello-engine match`: engine-against-engine tournaments. The runner is the referee: it
 //! checks every move with the rules core, handles passes and the end of the game, keeps the
 //! clocks, and scores the match.
+//!
+//! Files, each importing only files below it in this list (no circle):
+//! - [`runner`]: the match command from start to summary; [`merge`]: `match merge`.
+//! - [`worker`]: the worker pool; [`recorder`]: the files kept up to date after every game;
+//!   [`schedule`]: the games in order, shards, what `--resume` may take from a results file.
+//! - [`referee`]: one game refereed; [`progress`]: game lines and the status line;
+//!   [`summary`]: the closing summary; [`config`]: the match's command line.
+//! - [`records`]: games in GGF; [`outcome`]: a refereed game and how it ended (forfeit kinds).
+//! - [`client`]: the engine processes, GTP and NBoard; [`spec`]: one `--engine`.
+//! - [`results`]: results files (the model, CSV, JSON); [`stats`]: Elo, LOS, SPRT;
+//!   [`files`]: atomic writes; [`signals`]: SIGINT and SIGTERM; [`options`]: the hand-written
+//!   argument reader the match command line uses.
 
-pub mod engine;
+pub mod client;
+pub mod config;
 pub mod files;
 pub mod merge;
 pub mod options;
+pub mod outcome;
 pub mod progress;
+pub mod recorder;
 pub mod records;
 pub mod referee;
 pub mod results;
 pub mod runner;
+pub mod schedule;
 pub mod signals;
+pub mod spec;
 pub mod stats;
+pub mod summary;
+pub mod worker;
 
-pub use runner::{USAGE, run_match};
+pub use config::USAGE;
+pub use runner::run_match;

@@ -1,7 +1,10 @@
-//! The live status line a match keeps at the bottom of a terminal: games done and running,
-//! and the score so far.
+//! What a match shows while it runs: a line for each finished game and, on a terminal, a live
+//! status line at the bottom (games done and running, the score so far), rewritten in place.
 
+use super::outcome::{Ending, Played};
 use super::stats::PairingScore;
+use crate::board::Color;
+use std::io::Write;
 
 /// How far a match has got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +99,73 @@ pub fn terminal_width() -> usize {
         .and_then(|c| c.trim().parse::<usize>().ok())
         .filter(|&w| w >= 20)
         .unwrap_or(80)
+}
+
+/// One line describing a finished game (`names` are the engines', `total` the games of the
+/// schedule).
+pub fn game_line(played: &Played, names: &[String], total: usize) -> String {
+    let game = &played.game;
+    let p = game.final_position();
+    let result = match game.black_margin.signum() {
+        1 => "1-0",
+        0 => "1/2-1/2",
+        _ => "0-1",
+    };
+    let detail = match &game.ending {
+        Ending::Finished => format!(
+            "{}-{}",
+            p.disc_count(Color::Black),
+            p.disc_count(Color::White)
+        ),
+        Ending::Forfeit { .. } => game.ending.forfeit_text().unwrap_or_default(),
+    };
+    format!(
+        "game {}/{}: {} (black) vs {} (white), opening {}: {result} ({:+}) {detail}",
+        played.number,
+        total,
+        names[played.black],
+        names[played.white],
+        game.opening,
+        game.black_margin
+    )
+}
+
+/// Writes the per-game lines and, on a terminal, the status line below them.
+pub struct Display {
+    /// Whether standard output is a terminal that gets a live status line.
+    live: bool,
+    width: usize,
+}
+
+impl Display {
+    /// The display of standard output: live when it is a terminal.
+    pub fn stdout() -> Display {
+        Display {
+            live: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            width: terminal_width(),
+        }
+    }
+
+    /// A line above the status line (the status line is cleared first, and redrawn by the
+    /// next [`Display::status`]).
+    pub fn line(&self, text: &str) {
+        let mut out = std::io::stdout().lock();
+        if self.live {
+            let _ = write!(out, "\r\x1b[2K");
+        }
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    /// Rewrites the status line in place (terminals only).
+    pub fn status(&self, progress: Progress, names: &[String], scores: &[PairingScore]) {
+        if self.live {
+            let mut out = std::io::stdout().lock();
+            let text = status_line(progress, names, scores, self.width.saturating_sub(1));
+            let _ = write!(out, "\r\x1b[2K{text}");
+            let _ = out.flush();
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! Games in GGF: the record of every game (`--ggf`, which NBoard opens), and the game so far
 //! as NBoard engines are sent it with `set game`, clocks included.
 
-use super::referee::{Ending, Game};
-use super::runner::{MatchConfig, Played};
+use super::outcome::{Ending, Played};
 use crate::board::Color;
+use crate::game::GameRecord;
 use crate::game::clock::{TimeControl, nboard_clocks};
 use crate::game::ggf::{tag_value, write_game};
 use std::time::Duration;
@@ -12,36 +12,35 @@ use std::time::Duration;
 const PLACE: &str = "othello-engine match";
 
 /// One game in GGF: its number in the schedule (in `PC`, which lets `--resume` tell the
-/// records apart), players, clock, start board, the opening moves, then the engines' moves
-/// with their times, and the result (black's margin; `:t` after a timeout, `:r` after any
-/// other forfeit, with the reason as a comment).
-pub fn write_ggf(played: &Played, config: &MatchConfig) -> String {
+/// records apart), players (`names` is black, white), clock, start board, the opening moves,
+/// then the engines' moves with their times, and the result (black's margin; `:t` after a
+/// timeout, `:r` after any other forfeit, with the reason as a comment).
+pub fn write_ggf(played: &Played, names: [&str; 2], control: TimeControl) -> String {
     let game = &played.game;
     let date = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let result = match &game.ending {
         Ending::Finished => format!("{:+}", game.black_margin),
-        Ending::Forfeit { reason, .. } if reason.starts_with("timeout") => {
+        Ending::Forfeit { kind, .. } if kind.is_timeout() => {
             format!("{:+}:t", game.black_margin)
         }
         Ending::Forfeit { .. } => format!("{:+}:r", game.black_margin),
     };
-    let clock = config
-        .control
+    let clock = control
         .ggf_clock()
         .map_or(String::new(), |c| format!("TI[{c}]"));
     let tags = format!(
         "DT[{date}]PB[{}]PW[{}]RE[{result}]{clock}",
-        tag_value(&config.engines[played.black].name),
-        tag_value(&config.engines[played.white].name),
+        tag_value(names[0]),
+        tag_value(names[1]),
     );
-    let trailer = match &game.ending {
-        Ending::Forfeit { side, reason } => format!("CO[{side} forfeits: {}]", tag_value(reason)),
-        Ending::Finished => String::new(),
-    };
+    let trailer = game
+        .ending
+        .forfeit_text()
+        .map_or(String::new(), |text| format!("CO[{}]", tag_value(&text)));
     let place = format!("{PLACE}, game {}", played.number);
-    write_game(&game.record(), &place, &tags, true, &trailer)
+    write_game(&game.record, &place, &tags, true, &trailer)
 }
 
 /// The schedule number of a whole game record as [`write_ggf`] writes it (one line from `(;`
@@ -60,11 +59,10 @@ pub fn ggf_game_number(line: &str) -> Option<usize> {
 /// times. `left` is each side's time left, `names` (black, white).
 pub fn nboard_game(
     names: [&str; 2],
-    game: &Game,
+    record: &GameRecord,
     control: TimeControl,
     left: [Duration; 2],
 ) -> String {
-    let record = game.record();
     let moves = [record.moves_by(Color::Black), record.moves_by(Color::White)];
     let tags = format!(
         "PB[{}]PW[{}]RE[?]{}",
@@ -72,12 +70,13 @@ pub fn nboard_game(
         tag_value(names[1]),
         nboard_clocks(control, left, moves, record.current().side_to_move())
     );
-    write_game(&record, PLACE, &tags, false, "")
+    write_game(record, PLACE, &tags, false, "")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::outcome::{ForfeitKind, Game};
     use crate::board::Move;
     use crate::game::clock::nboard_budget;
     use crate::game::ggf::parse_ggf;
@@ -90,20 +89,13 @@ mod tests {
                 .map(|i| parse(&opening[2 * i..2 * i + 2]))
                 .collect(),
         };
-        let mut position = opening.position();
-        let mut played = Vec::new();
+        let mut game = Game::new(&opening);
         for &(m, ms) in moves {
-            let mv = parse(m);
-            position = position.play(mv).unwrap_or(position);
-            played.push((mv, ms.map(Duration::from_millis)));
+            let seconds = ms.map(|ms| Duration::from_millis(ms).as_secs_f64());
+            let played = game.record.play(parse(m), None, seconds);
+            assert!(played.is_ok(), "{m} is legal");
         }
-        Game {
-            opening,
-            moves: played,
-            final_position: position,
-            black_margin: 0,
-            ending: Ending::Finished,
-        }
+        game
     }
 
     fn fischer(base_ms: u64, increment_ms: u64) -> TimeControl {
@@ -131,7 +123,7 @@ mod tests {
     fn nboard_engines_read_the_runners_clocks_exactly() {
         // Opening f5 d6 (one move each), then c3 (black, 1.5 s) and d3 (white, 0.25 s):
         // black to move with two moves of each side in the game.
-        let g = game("f5d6", &[("c3", Some(1500)), ("d3", Some(250))]);
+        let g = game("f5d6", &[("c3", Some(1500)), ("d3", Some(250))]).record;
         let control = fischer(10_000, 500);
         // The runner's clocks: black 10 - 1.5 + 0.5 = 9 s, white 10 - 0.25 + 0.5 = 10.25 s.
         let left = [Duration::from_secs(9), Duration::from_millis(10_250)];
@@ -162,12 +154,6 @@ mod tests {
 
     #[test]
     fn records_carry_their_game_number_and_only_whole_ones_are_read_back() {
-        let args: Vec<String> = ["--engine", "name=a,self:", "--engine", "name=b,self:"]
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
-        let config = MatchConfig::parse(&args).map_err(|e| e.0);
-        let config = config.as_ref().expect("a good command line");
         let played = Played {
             number: 12,
             opening: 0,
@@ -175,11 +161,20 @@ mod tests {
             white: 0,
             game: game("f5d6", &[("c3", Some(100))]),
         };
-        let record = write_ggf(&played, config);
+        let record = write_ggf(
+            &played,
+            ["b", "a"],
+            TimeControl::PerMove(Duration::from_secs(1)),
+        );
         assert!(
             record.starts_with("(;GM[Othello]PC[othello-engine match, game 12]"),
             "{record}"
         );
+        assert!(
+            record.contains("PB[b]PW[a]RE[+0]TI[0:00.000/0:01.000]TY[8]"),
+            "{record}"
+        );
+        assert!(record.ends_with("B[F5]W[D6]B[C3//0.100];)"), "{record}");
         assert!(parse_ggf(&record).is_ok(), "{record}");
         assert_eq!(ggf_game_number(&format!("{record}\n")), Some(12));
         // Cut short (a crash mid-write), or not one of ours: no number.
@@ -189,24 +184,38 @@ mod tests {
     }
 
     #[test]
-    fn a_pass_is_written_and_counted_as_the_passers_move() {
-        // After d3 c3 b3 b2 f5 a3 a1 c1 black has no move: the referee passes for it, and
-        // white is asked with black's five moves and white's four in the game.
-        let g = game(
-            "d3c3b3b2f5a3",
-            &[("a1", Some(1000)), ("c1", Some(500)), ("pa", None)],
-        );
-        assert_eq!(g.moves.last().map(|m| m.0), Some(Move::Pass));
-        let control = fischer(10_000, 1000);
-        // Black: 10 - 1 + 1 = 10 s left, written 10 - 5 = 5; white 10 - 0.5 + 1 = 10.5 s,
-        // written 10.5 - 4 = 6.5.
-        let left = [Duration::from_secs(10), Duration::from_millis(10_500)];
-        let ggf = nboard_game(["a", "b"], &g, control, left);
+    fn forfeits_are_written_with_their_kind_and_reason() {
+        let mut played = Played {
+            number: 3,
+            opening: 0,
+            black: 0,
+            white: 1,
+            game: game("f5", &[]),
+        };
+        let forfeit = |side, kind| Ending::Forfeit { side, kind };
+        let timeout = ForfeitKind::Late {
+            spent: Duration::from_millis(1500),
+            allowed: Duration::from_secs(1),
+        };
+        played.game.black_margin = 64;
+        played.game.ending = forfeit(Color::White, timeout);
+        let ggf = write_ggf(&played, ["a", "b"], TimeControl::Untimed);
+        assert!(ggf.contains("RE[+64:t]"), "{ggf}");
         assert!(
-            ggf.contains("TB[0:05.000/0:01.000/0:00.000]TW[0:06.500/"),
+            ggf.ends_with("B[F5]CO[white forfeits: timeout: took 1.50 s of 1.00 s];)"),
             "{ggf}"
         );
-        assert!(ggf.ends_with("B[A1]W[C1]B[PA];)"), "{ggf}");
-        assert_eq!(engine_view(&ggf), (Color::White, 10.5, 1.0));
+        played.game.black_margin = -64;
+        let crash = ForfeitKind::Crashed {
+            request: "genmove",
+            stderr: Some("bad [flag]".into()),
+        };
+        played.game.ending = forfeit(Color::Black, crash);
+        let ggf = write_ggf(&played, ["a", "b"], TimeControl::Untimed);
+        assert!(ggf.contains("RE[-64:r]"), "{ggf}");
+        assert!(
+            ggf.contains("CO[black forfeits: crashed: exited during genmove; last stderr line: 'bad [flag)'];)"),
+            "{ggf}"
+        );
     }
 }

@@ -1,0 +1,126 @@
+//! The results of a match as its results files hold them: the engines, the schedule and every
+//! game with its place in the schedule, from which the pairings' statistics, pentanomial
+//! counts included, are worked out again.
+
+use crate::arena::stats::{PairingScore, pairings, score_game};
+use serde::Serialize;
+
+/// The largest margin of a game, in discs (a forfeit counts as 64-0).
+const MAX_MARGIN: i32 = 64;
+
+/// One game as a results file lists it (a JSON object with these members, in this order, or
+/// a CSV row with these columns).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRow {
+    /// 1-based game number in the schedule; games 2k + 1 and 2k + 2 are one opening with
+    /// colours swapped.
+    #[serde(rename = "game")]
+    pub number: usize,
+    /// The opening's moves (`f5d6c3`, or `start`).
+    pub opening: String,
+    /// Black's engine name.
+    pub black: String,
+    /// White's engine name.
+    pub white: String,
+    /// Black's margin in discs (a forfeit counts as 64-0).
+    pub black_margin: i32,
+    /// `black forfeits: reason` or `white forfeits: reason`, for a game lost by a fault.
+    pub forfeit: Option<String>,
+}
+
+impl GameRow {
+    /// The opening pair the game belongs to: (opening, pairing) in schedule order.
+    pub fn pair(&self) -> usize {
+        self.number.saturating_sub(1) / 2
+    }
+
+    /// A row read from a file, checked: a game number from 1 and a whole margin from -64 to
+    /// 64 (files write whole numbers, but a number is a number); an empty forfeit is none.
+    pub fn read(
+        number: usize,
+        opening: String,
+        black: String,
+        white: String,
+        black_margin: f64,
+        forfeit: Option<String>,
+    ) -> Result<GameRow, String> {
+        if number == 0 {
+            return Err("game numbers start at 1".into());
+        }
+        if black_margin.fract() != 0.0 || black_margin.abs() > f64::from(MAX_MARGIN) {
+            return Err(format!(
+                "black_margin {black_margin} is not -{MAX_MARGIN} to {MAX_MARGIN} discs"
+            ));
+        }
+        Ok(GameRow {
+            number,
+            opening,
+            black,
+            white,
+            black_margin: black_margin as i32,
+            forfeit: forfeit.filter(|f| !f.is_empty()),
+        })
+    }
+}
+
+/// What a results file holds: the match's engines and schedule and its games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    /// Engine names in the order of the command line (pairings are in this order).
+    pub engines: Vec<String>,
+    /// True when the file lists the engines (JSON); false when they were gathered from its
+    /// games (CSV), which may leave out engines that played no game in it.
+    pub listed: bool,
+    /// Games in the whole schedule, every shard together (JSON files only).
+    pub scheduled: Option<usize>,
+    /// `(i, n)` when the file is shard i of n.
+    pub shard: Option<(usize, usize)>,
+    /// The games played, by number.
+    pub games: Vec<GameRow>,
+}
+
+impl Results {
+    /// The score of every pairing, worked out from the games.
+    pub fn scores(&self) -> Vec<PairingScore> {
+        let mut scores = pairings(self.engines.len());
+        let index = |name: &str| self.engines.iter().position(|e| e == name);
+        for game in &self.games {
+            if let (Some(black), Some(white)) = (index(&game.black), index(&game.white)) {
+                score_game(&mut scores, black, white, game.black_margin, game.pair());
+            }
+        }
+        scores
+    }
+
+    /// Games lost by a fault.
+    pub fn forfeits(&self) -> usize {
+        self.games.iter().filter(|g| g.forfeit.is_some()).count()
+    }
+
+    /// Refuses games no match writes, which the statistics would silently leave out or
+    /// count wrongly: a number past the schedule (when the file gives its size), an engine
+    /// playing itself, a game number listed twice.
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen = std::collections::HashSet::new();
+        for game in &self.games {
+            if let Some(scheduled) = self.scheduled
+                && game.number > scheduled
+            {
+                return Err(format!(
+                    "game {} is numbered beyond the {scheduled} scheduled games",
+                    game.number
+                ));
+            }
+            if game.black == game.white {
+                return Err(format!(
+                    "game {} has engine '{}' playing itself",
+                    game.number, game.black
+                ));
+            }
+            if !seen.insert(game.number) {
+                return Err(format!("game {} is listed twice", game.number));
+            }
+        }
+        Ok(())
+    }
+}

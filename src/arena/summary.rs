@@ -1,0 +1,80 @@
+//! The closing summary of a match, and of `match merge`: per pairing W/D/L, score, disc
+//! margin, Elo, pentanomial counts, LOS, and the SPRT when one ran.
+
+use super::results::Results;
+use super::stats::{EloEstimate, Sprt, SprtVerdict};
+
+/// An Elo estimate with its 95% interval, `-` without one.
+pub fn elo_text(e: Option<EloEstimate>) -> String {
+    match e {
+        Some(e) => format!("{:+.1} [{:+.1}, {:+.1}]", e.elo, e.low, e.high),
+        None => "-".into(),
+    }
+}
+
+/// The closing summary: per pairing W/D/L, score, disc margin, Elo, pentanomial, LOS, and the
+/// SPRT when one ran (with its verdict).
+pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
+    let mut out = format!("finished {} games", results.games.len());
+    let forfeits = results.forfeits();
+    if forfeits > 0 {
+        out += &format!(" ({forfeits} by forfeit)");
+    }
+    for s in results.scores() {
+        let (a, b) = s.engines;
+        let games = s.wdl.games().max(1) as f64;
+        let score = (s.wdl.wins as f64 + s.wdl.draws as f64 / 2.0) / games;
+        out += &format!(
+            "\n{} vs {}: W/D/L {}/{}/{}, score {:.1}%, mean disc margin {:+.2}\n  Elo {}\n  pentanomial [{}] over {} pairs, Elo {}\n  LOS {}",
+            results.engines[a],
+            results.engines[b],
+            s.wdl.wins,
+            s.wdl.draws,
+            s.wdl.losses,
+            100.0 * score,
+            s.mean_discs(),
+            elo_text(s.wdl.elo()),
+            s.penta.0.map(|c| c.to_string()).join(", "),
+            s.penta.pairs(),
+            elo_text(s.penta.elo()),
+            s.wdl
+                .los()
+                .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l)),
+        );
+        if let Some((sprt, verdict)) = sprt {
+            let (low, high) = sprt.bounds();
+            out += &format!(
+                "\n  SPRT elo0={} elo1={}: LLR {:.3} [{:.3}, {:.3}], {}",
+                sprt.elo0,
+                sprt.elo1,
+                s.penta.llr(sprt.elo0, sprt.elo1),
+                low,
+                high,
+                match verdict {
+                    SprtVerdict::H1 => "H1 accepted",
+                    SprtVerdict::H0 => "H0 accepted",
+                    SprtVerdict::Continue => "undecided",
+                }
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::results::read_results;
+
+    #[test]
+    fn the_summary_of_a_results_file() {
+        let results = read_results(include_str!("../../tests/fixtures/results/escapes.json"));
+        let text = results.map(|r| summary(&r, None));
+        assert_eq!(
+            text.as_deref(),
+            Ok(
+                "finished 2 games (1 by forfeit)\none vs two, \"quoted\"\u{1}é: W/D/L 0/1/1, score 25.0%, mean disc margin -32.00\n  Elo -190.8 [-inf, +67.9]\n  pentanomial [0, 1, 0, 0, 0] over 1 pairs, Elo -190.8 [-190.8, -190.8]\n  LOS 15.9%"
+            )
+        );
+    }
+}
