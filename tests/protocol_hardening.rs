@@ -138,18 +138,7 @@ fn ggf_moves_tagged_with_the_wrong_colour_are_refused() {
     // Wait for the hint to finish before the ping that ends it.
     s.send("hint 64");
     let lines = s.until(|l| l.starts_with("nodestats"));
-    let mut named: Vec<String> = lines
-        .iter()
-        .filter(|l| l.starts_with("search "))
-        .filter_map(|l| {
-            l.split(' ')
-                .nth(1)
-                .and_then(|pv| pv.get(..2))
-                .map(str::to_lowercase)
-        })
-        .collect();
-    named.sort();
-    named.dedup();
+    let named = common::moves_named(&lines);
     assert_eq!(named, legal_names(&after(&["F5"])));
     s.finish();
 }

@@ -2,33 +2,15 @@
 //! position) and value parsers whose errors name the problem.
 
 use crate::arena::options::CliError;
+use crate::arena::options::parse_in_range;
 use crate::board::Position;
 use crate::search::{LevelSetting, Levels, Searcher};
 use clap::Args;
 
-/// A whole number in `range`, or the message `bad WHAT 'TEXT': expected ...`.
-pub fn number_in(
-    text: &str,
-    what: &str,
-    range: std::ops::RangeInclusive<u32>,
-) -> Result<u32, String> {
-    text.trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| {
-            format!(
-                "bad {what} '{text}': expected a whole number from {} to {}",
-                range.start(),
-                range.end()
-            )
-        })
-}
-
 /// A table size in MiB: 1 to 65536, and less than the machine's memory (allocating more
 /// would abort the process).
 pub fn hash_mib(s: &str) -> Result<usize, String> {
-    let mib = number_in(s, "hash size (MiB)", 1..=65536)? as usize;
+    let mib = parse_in_range(s, "hash size (MiB)", 1..=65536).map_err(|e| e.0)? as usize;
     match physical_memory_mib() {
         Some(total) if mib >= total => Err(format!(
             "--hash {mib} MiB does not fit in this machine's {total} MiB of memory"

@@ -1,8 +1,8 @@
 //! `othello-engine bench`: fixed-depth searches of ten built-in midgame positions; the node
 //! total is a signature that changes only when the search does.
 
-use super::args::{error, hash_mib, number_in};
-use crate::arena::options::CliError;
+use super::args::{error, hash_mib};
+use crate::arena::options::{CliError, parse_in_range};
 use crate::board::parse_obf_line;
 use crate::eval::EvaluatorKind;
 use crate::search::{Limits, PhaseLevel, Searcher};
@@ -33,7 +33,7 @@ pub struct BenchArgs {
 /// Searches and prints each position, then the total.
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let depth = match &args.depth {
-        Some(d) => number_in(d, "depth", 1..=30).map_err(error)?,
+        Some(d) => parse_in_range(d, "depth", 1..=30)?,
         None => BENCH_DEPTH,
     };
     let eval = match &args.eval {

@@ -1,7 +1,7 @@
 //! `othello-engine perft`: leaves of the game tree to each depth, with time and speed.
 
-use super::args::{error, number_in, position};
-use crate::arena::options::CliError;
+use super::args::{error, position};
+use crate::arena::options::{CliError, parse_in_range};
 use crate::board::{MAX_EMPTIES, Position, perft, perft_divide};
 use clap::Args;
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub struct PerftArgs {
 /// Counts and prints.
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let depth = match &args.depth {
-        Some(d) => number_in(d, "depth", 1..=MAX_EMPTIES).map_err(error)?,
+        Some(d) => parse_in_range(d, "depth", 1..=MAX_EMPTIES)?,
         None => return Err(error("perft needs a depth, e.g. 'perft 10'")),
     };
     let position = args.position.unwrap_or_else(Position::start);

@@ -1,7 +1,7 @@
 //! `othello-engine train`: fits the pattern evaluator's weights to the WTHOR games of a folder.
 
-use super::args::{error, number_in};
-use crate::arena::options::CliError;
+use super::args::error;
+use crate::arena::options::{CliError, parse_in_range};
 use crate::eval::pattern::PHASE_EMPTIES;
 use crate::eval::train::{TrainSettings, train_weights};
 use crate::game::wthor::load_wthor_dir;
@@ -42,7 +42,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let out = args.out.as_deref().unwrap_or(DEFAULT_OUT);
     let mut settings = TrainSettings::default();
     if let Some(e) = &args.epochs {
-        settings.epochs = number_in(e, "epochs", 1..=1000).map_err(error)? as usize;
+        settings.epochs = parse_in_range(e, "epochs", 1..=1000)? as usize;
     }
     if let Some(r) = &args.rate {
         match r.trim().parse::<f32>() {

@@ -69,3 +69,21 @@ pub fn find_gtp_rhino() -> Option<String> {
         .map(|d| format!("{d}/gtp-rhino"))
         .find(|p| std::path::Path::new(p).is_file())
 }
+
+/// The moves NBoard `search` lines name (the first two characters of each principal
+/// variation), lower case, sorted, each once.
+pub fn moves_named(lines: &[String]) -> Vec<String> {
+    let mut named: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .filter_map(|l| {
+            l.split(' ')
+                .nth(1)
+                .and_then(|pv| pv.get(..2))
+                .map(str::to_lowercase)
+        })
+        .collect();
+    named.sort();
+    named.dedup();
+    named
+}

@@ -119,6 +119,23 @@ pub fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
     bytes
 }
 
+/// The line to send: `valid` half the time, else a mutation of it, of nothing, or (rarely) a
+/// megabyte line starting with one of `heads`; counts the junk.
+fn junk_or(rng: &mut Rng, tally: &mut Tally, valid: String, heads: [&str; 3]) -> Vec<u8> {
+    if rng.below(10) < 5 {
+        return valid.into_bytes();
+    }
+    tally.junk += 1;
+    match rng.below(5) {
+        0..=3 => mutate(rng, &valid),
+        _ if rng.one_in(200) => {
+            let head = heads[rng.below(3)];
+            huge_line(rng, head)
+        }
+        _ => mutate(rng, ""),
+    }
+}
+
 /// A line of about a megabyte.
 pub fn huge_line(rng: &mut Rng, head: &str) -> Vec<u8> {
     let mut bytes = head.as_bytes().to_vec();
@@ -522,22 +539,12 @@ pub fn fuzz_gtp(seed: u64, lines: usize) -> Tally {
     let mut since_check = 0;
     while tally.lines < lines {
         let valid = gtp_line(&mut rng, &model);
-        let mut raw = match rng.below(10) {
-            0..=4 => valid.into_bytes(),
-            5..=8 => {
-                tally.junk += 1;
-                mutate(&mut rng, &valid)
-            }
-            _ if rng.one_in(200) => {
-                tally.junk += 1;
-                let head = ["play black ", "", "1 genmove "][rng.below(3)];
-                huge_line(&mut rng, head)
-            }
-            _ => {
-                tally.junk += 1;
-                mutate(&mut rng, "")
-            }
-        };
+        let mut raw = junk_or(
+            &mut rng,
+            &mut tally,
+            valid,
+            ["play black ", "", "1 genmove "],
+        );
         let mut expect = model.classify(&raw);
         // Lines that would end the session or make searches slow are replaced.
         let harmful = match expect.as_ref().map(|e| &e.effect) {
@@ -921,22 +928,7 @@ pub fn fuzz_nboard(seed: u64, lines: usize) -> Tally {
             model.moves = Some(moves);
         }
         let valid = nboard_request(&mut rng, model.position.as_ref());
-        let raw = match rng.below(10) {
-            0..=4 => valid.into_bytes(),
-            5..=8 => {
-                tally.junk += 1;
-                mutate(&mut rng, &valid)
-            }
-            _ if rng.one_in(200) => {
-                tally.junk += 1;
-                let head = ["set game (;", "", "move "][rng.below(3)];
-                huge_line(&mut rng, head)
-            }
-            _ => {
-                tally.junk += 1;
-                mutate(&mut rng, "")
-            }
-        };
+        let raw = junk_or(&mut rng, &mut tally, valid, ["set game (;", "", "move "]);
         let parsed = nboard_line(&raw);
         let raw = match parsed {
             NbLine::Quit => b"this line is ignored".to_vec(),
@@ -1068,18 +1060,7 @@ fn check_moves(s: &mut Server, model: &NbModel, ping: &mut i64, after: &[u8]) {
     *ping += 1;
     s.send(&format!("ping {ping}"));
     lines.extend(s.until(|l| l == format!("pong {ping}")));
-    let mut named: Vec<String> = lines
-        .iter()
-        .filter(|l| l.starts_with("search "))
-        .filter_map(|l| {
-            l.split(' ')
-                .nth(1)
-                .and_then(|pv| pv.get(..2))
-                .map(str::to_lowercase)
-        })
-        .collect();
-    named.sort();
-    named.dedup();
+    let named = crate::common::moves_named(&lines);
     let mut legal: Vec<String> = position
         .legal_squares()
         .iter()
