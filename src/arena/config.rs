@@ -3,23 +3,11 @@
 
 use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::Sprt;
-use crate::arena::options::{Arity, CliError, Options, parse_in_range};
+use crate::arena::options::{CliError, parse_in_range};
 use crate::game::clock::TimeControl;
 use crate::game::openings::{Opening, generate, parse_openings, shuffle};
 use std::collections::HashMap;
 use std::time::Duration;
-
-/// The usage text of `match`, for the binary's help.
-pub const USAGE: &str = "\
-  match --engine SPEC --engine SPEC [...] [--tc 60+0.5 | --move-time S] [--depth N]
-        [--opening-plies N | --openings FILE] [--max-openings N] [--seed N]
-        [--concurrency N] [--timeout-margin S] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
-        [--ggf FILE] [--results FILE.json|FILE.csv [--resume]] [--shard i/n]
-      engine-against-engine games, each opening twice with colours swapped; SPEC is
-      [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND, nboard:COMMAND or self:LEVEL-FLAGS;
-      --resume plays only the games the results file lacks (same command line)
-  match merge FILE... [--results FILE.json|FILE.csv]
-      one summary of results files written by shards of one tournament";
 
 /// The deepest `--depth` (the moves of a game).
 const MAX_DEPTH: u32 = 60;
@@ -104,44 +92,88 @@ fn parse_shard(text: &str) -> Result<(usize, usize), CliError> {
     Ok((i, n))
 }
 
-const OPTIONS: &[(&str, Arity)] = &[
-    ("engine", Arity::Value),
-    ("tc", Arity::Value),
-    ("move-time", Arity::Value),
-    ("depth", Arity::Value),
-    ("opening-plies", Arity::Value),
-    ("openings", Arity::Value),
-    ("max-openings", Arity::Value),
-    ("seed", Arity::Value),
-    ("concurrency", Arity::Value),
-    ("timeout-margin", Arity::Value),
-    ("sprt", Arity::Value),
-    ("ggf", Arity::Value),
-    ("results", Arity::Value),
-    ("shard", Arity::Value),
-    ("resume", Arity::Switch),
-];
+/// The `match` command line as clap reads it. Values stay text here and are checked by
+/// [`MatchConfig::from_args`], whose messages name the option and what it expects.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MatchArgs {
+    /// An engine (give two or more): [name=NAME,][dir=DIR,][depth=N,]gtp:COMMAND,
+    /// nboard:COMMAND or self:LEVEL-FLAGS.
+    #[arg(long = "engine", value_name = "SPEC", allow_hyphen_values = true)]
+    pub engines: Vec<String>,
+    /// Time control: seconds for the game plus an increment per move, e.g. 60+0.5.
+    #[arg(long, value_name = "BASE+INC", allow_hyphen_values = true)]
+    pub tc: Option<String>,
+    /// A fixed time for each move, in seconds.
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub move_time: Option<String>,
+    /// Search depth for self: and nboard: engines (no clock unless one is given).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub depth: Option<String>,
+    /// Length of the generated openings (default 6).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub opening_plies: Option<String>,
+    /// Read the openings from FILE instead.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Play at most N openings (each twice, colours swapped).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub max_openings: Option<String>,
+    /// Seed of the opening shuffle (default 1).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub seed: Option<String>,
+    /// Games played at once (default 1).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub concurrency: Option<String>,
+    /// Extra seconds past a limit before a move counts as late (default 0.2).
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub timeout_margin: Option<String>,
+    /// Stop early by a sequential test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05.
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Write every game in GGF to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<String>,
+    /// Write the results (JSON or CSV by the name) to FILE after every game.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<String>,
+    /// Play only opening pairs i, i + n, ... of the schedule (i/n).
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+    /// Play only the games the results file lacks (same command line).
+    #[arg(long)]
+    pub resume: bool,
+}
 
-/// The option `--name` in seconds, from `min` to a day.
-fn seconds_option(options: &Options, name: &str, min: f64) -> Result<Option<Duration>, CliError> {
-    options
-        .get(name)
-        .map(|t| {
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= min && *s <= MAX_SECONDS)
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| CliError(format!("bad --{name} '{t}': expected seconds")))
-        })
-        .transpose()
+/// `match ARGS` as one command line, for tests and scripts that hold it as words.
+#[derive(clap::Parser, Debug)]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    args_override_self = true
+)]
+struct MatchLine {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+/// `text` (the value of `--name`) in seconds, from `min` to a day.
+fn seconds(text: Option<&str>, name: &str, min: f64) -> Result<Option<Duration>, CliError> {
+    text.map(|t| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= min && *s <= MAX_SECONDS)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| CliError(format!("bad --{name} '{t}': expected seconds")))
+    })
+    .transpose()
 }
 
 /// The engines of `--engine`, with `--depth` (`depth`) given to those that take it: level
 /// flags of `self:` engines, the `set depth` of `nboard:` engines without their own.
-fn engines(options: &Options, depth: Option<u32>) -> Result<Vec<EngineSpec>, CliError> {
-    let mut engines = options
-        .all("engine")
+fn engines(args: &MatchArgs, depth: Option<u32>) -> Result<Vec<EngineSpec>, CliError> {
+    let mut engines = args
+        .engines
         .iter()
         .map(|s| EngineSpec::parse(s).map_err(CliError))
         .collect::<Result<Vec<_>, _>>()?;
@@ -177,11 +209,11 @@ fn engines(options: &Options, depth: Option<u32>) -> Result<Vec<EngineSpec>, Cli
 }
 
 /// The time control: `--tc`, `--move-time`, none under `--depth` alone, else a second a move.
-fn control(options: &Options, depth: Option<u32>) -> Result<TimeControl, CliError> {
+fn control(args: &MatchArgs, depth: Option<u32>) -> Result<TimeControl, CliError> {
     Ok(
         match (
-            options.get("tc"),
-            seconds_option(options, "move-time", MIN_MOVE_TIME)?,
+            args.tc.as_deref(),
+            seconds(args.move_time.as_deref(), "move-time", MIN_MOVE_TIME)?,
         ) {
             (Some(_), Some(_)) => {
                 return Err(CliError("give --tc or --move-time, not both".into()));
@@ -196,17 +228,17 @@ fn control(options: &Options, depth: Option<u32>) -> Result<TimeControl, CliErro
 
 /// The openings in playing order: read from `--openings`, or every opening of
 /// `--opening-plies` shuffled by `--seed`; cut to `--max-openings`.
-fn openings(options: &Options) -> Result<Vec<Opening>, CliError> {
-    let seed = match options.get("seed") {
+fn openings(args: &MatchArgs) -> Result<Vec<Opening>, CliError> {
+    let seed = match &args.seed {
         Some(s) => s
             .trim()
             .parse::<u64>()
             .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))?,
         None => DEFAULT_SEED,
     };
-    let mut openings = match options.get("openings") {
+    let mut openings = match &args.openings {
         Some(path) => {
-            if options.has("opening-plies") {
+            if args.opening_plies.is_some() {
                 return Err(CliError(
                     "give --openings or --opening-plies, not both".into(),
                 ));
@@ -216,7 +248,7 @@ fn openings(options: &Options) -> Result<Vec<Opening>, CliError> {
             parse_openings(&text, path).map_err(CliError)?
         }
         None => {
-            let plies = match options.get("opening-plies") {
+            let plies = match &args.opening_plies {
                 Some(p) => parse_in_range(p, "--opening-plies", 0..=MAX_OPENING_PLIES)?,
                 None => DEFAULT_OPENING_PLIES,
             };
@@ -225,40 +257,55 @@ fn openings(options: &Options) -> Result<Vec<Opening>, CliError> {
             all
         }
     };
-    if let Some(n) = options.get("max-openings") {
+    if let Some(n) = &args.max_openings {
         openings.truncate(parse_in_range(n, "--max-openings", 1..=u32::MAX)? as usize);
     }
     Ok(openings)
 }
 
 impl MatchConfig {
-    /// Reads and checks the `match` arguments (engines are not started here).
-    pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
-        let options = Options::parse(args, OPTIONS)?;
-        if let Some(extra) = options.positional.first() {
-            return Err(CliError(format!("match takes no argument '{extra}'")));
-        }
-        let depth = options
-            .get("depth")
+    /// Reads and checks the `match` arguments given as words (engines are not started here).
+    pub fn parse(words: &[String]) -> Result<MatchConfig, CliError> {
+        use clap::Parser;
+        let line = MatchLine::try_parse_from(words).map_err(|e| {
+            let text = e.render().to_string();
+            CliError(
+                text.lines()
+                    .next()
+                    .unwrap_or("bad match command line")
+                    .trim_start_matches("error: ")
+                    .to_string(),
+            )
+        })?;
+        MatchConfig::from_args(line.args)
+    }
+
+    /// Checks the `match` arguments and makes the match's settings (engines are not started
+    /// here).
+    pub fn from_args(args: MatchArgs) -> Result<MatchConfig, CliError> {
+        let depth = args
+            .depth
+            .as_deref()
             .map(|d| parse_in_range(d, "--depth", 1..=MAX_DEPTH))
             .transpose()?;
-        let engines = engines(&options, depth)?;
-        let control = control(&options, depth)?;
-        let margin = seconds_option(&options, "timeout-margin", 0.0)?.unwrap_or(DEFAULT_MARGIN);
-        let openings = openings(&options)?;
-        let concurrency = match options.get("concurrency") {
+        let engines = engines(&args, depth)?;
+        let control = control(&args, depth)?;
+        let margin = seconds(args.timeout_margin.as_deref(), "timeout-margin", 0.0)?
+            .unwrap_or(DEFAULT_MARGIN);
+        let openings = openings(&args)?;
+        let concurrency = match &args.concurrency {
             Some(c) => parse_in_range(c, "--concurrency", 1..=MAX_CONCURRENCY)? as usize,
             None => 1,
         };
-        let sprt = options
-            .get("sprt")
+        let sprt = args
+            .sprt
+            .as_deref()
             .map(|s| Sprt::parse(s).map_err(|e| CliError(format!("bad --sprt '{s}': {e}"))))
             .transpose()?;
         if sprt.is_some() && engines.len() != 2 {
             return Err(CliError("--sprt needs exactly two engines".into()));
         }
-        let resume = options.has("resume");
-        if resume && !options.has("results") {
+        if args.resume && args.results.is_none() {
             return Err(CliError(
                 "--resume needs --results FILE: the games played so far are read from it".into(),
             ));
@@ -270,10 +317,10 @@ impl MatchConfig {
             margin,
             concurrency,
             sprt,
-            ggf: options.get("ggf").map(str::to_string),
-            results: options.get("results").map(str::to_string),
-            resume,
-            shard: options.get("shard").map(parse_shard).transpose()?,
+            ggf: args.ggf,
+            results: args.results,
+            resume: args.resume,
+            shard: args.shard.as_deref().map(parse_shard).transpose()?,
         })
     }
 

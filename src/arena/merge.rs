@@ -1,28 +1,22 @@
 //! `othello-engine match merge FILE... [--results OUT]`: one summary from the results files
 //! of the shards of one tournament (`--shard i/n`), worked out again from their games.
 
-use super::config::USAGE;
 use super::results::{Results, read_results, write_results};
 use super::summary::summary;
-use crate::arena::options::{Arity, CliError, Options};
+use crate::arena::options::CliError;
 use std::collections::HashMap;
 
-/// Reads, checks and combines the results files named in `args`, prints the summary and
-/// writes `--results` if asked. Files that cannot be read or parsed, that come from
+/// Reads, checks and combines the results files `paths`, prints the summary and writes `out`
+/// if asked. Files that cannot be read or parsed, that come from
 /// different engines or schedules, or that hold the same game are refused (exit status 2).
-pub fn run_merge(args: &[String]) -> Result<(), CliError> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("usage:\n{USAGE}");
-        return Ok(());
-    }
-    let options = Options::parse(args, &[("results", Arity::Value)])?;
-    if options.positional.is_empty() {
+pub fn run_merge(paths: &[String], out: Option<&str>) -> Result<(), CliError> {
+    if paths.is_empty() {
         return Err(CliError(
             "match merge needs one or more results files (written by match --results)".into(),
         ));
     }
     let mut files = Vec::new();
-    for path in &options.positional {
+    for path in paths {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CliError(format!("cannot read results file '{path}': {e}")))?;
         let results = read_results(&text)
@@ -48,7 +42,7 @@ pub fn run_merge(args: &[String]) -> Result<(), CliError> {
             .map_or(String::new(), |n| format!(" of {n} scheduled")),
     );
     println!("{}", summary(&merged, None));
-    if let Some(path) = options.get("results") {
+    if let Some(path) = out {
         write_results(path, &merged)
             .map_err(|e| CliError(format!("cannot write results file '{path}': {e}")))?;
     }

@@ -33,5 +33,6 @@ pub mod stats;
 pub mod summary;
 pub mod worker;
 
-pub use config::USAGE;
+pub use config::{MatchArgs, MatchConfig};
+pub use merge::run_merge;
 pub use runner::run_match;

@@ -5,9 +5,8 @@
 //! `--resume` plays only the games its results file lacks.
 
 use super::client::{GtpEngine, NBoardEngine};
-use super::config::{MatchConfig, USAGE, distinct_names};
+use super::config::{MatchConfig, distinct_names};
 use super::files::check_writable;
-use super::merge::run_merge;
 use super::progress::{Display, Progress, game_line};
 use super::recorder::Recorder;
 use super::referee::SETUP_TIMEOUT;
@@ -162,15 +161,7 @@ fn resumed(
 /// command-line errors. SIGINT or SIGTERM stops the match: games under way are abandoned,
 /// engines stopped, finished games kept in the files, the summary so far printed, and the
 /// process exits with status 128 + the signal (130, 143).
-pub fn run_match(args: &[String]) -> Result<(), CliError> {
-    if args.first().map(String::as_str) == Some("merge") {
-        return run_merge(&args[1..]);
-    }
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("usage:\n{USAGE}");
-        return Ok(());
-    }
-    let mut config = MatchConfig::parse(args)?;
+pub fn run_match(mut config: MatchConfig) -> Result<(), CliError> {
     check_files(&config)?;
     let previous = match (&config.results, config.resume) {
         (Some(path), true) => read_previous(path)?,

@@ -20,6 +20,7 @@ use std::process::ExitCode;
     name = "othello-engine",
     version,
     args_conflicts_with_subcommands = true,
+    args_override_self = true,
     after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern."
 )]
 struct Cli {
@@ -34,28 +35,55 @@ struct Cli {
 enum Command {
     /// Count the leaves of the game tree to each depth (a pass is a ply; a finished game is
     /// one leaf).
+    #[command(args_override_self = true)]
     Perft(perft::PerftArgs),
     /// Solve every position of an OBF file; exit status 1 if any answer is wrong.
+    #[command(args_override_self = true)]
     Solve(solve::SolveArgs),
     /// Fixed-depth searches of 10 built-in midgame positions; the node total is a signature
     /// of the search.
+    #[command(args_override_self = true)]
     Bench(bench::BenchArgs),
     /// Search one position as the engine would play it, printing every depth.
     #[command(alias = "analyze")]
+    #[command(args_override_self = true)]
     Analyse(analyse::AnalyseArgs),
     /// Serve the NBoard protocol on stdin/stdout (see protocol.md).
+    #[command(args_override_self = true)]
     Nboard(serve::ServeArgs),
     /// Serve GTP on stdin/stdout (see protocol.md).
+    #[command(args_override_self = true)]
     Gtp(serve::ServeArgs),
-    /// Engine-against-engine games refereed by this program ('match --help' lists options).
-    #[command(disable_help_flag = true)]
-    Match {
-        /// The match's arguments, read by the match runner.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
+    /// Engine-against-engine games refereed by this program: each opening twice with colours
+    /// swapped, then W/D/L, Elo, pentanomial counts and LOS.
+    #[command(args_override_self = true)]
+    Match(Box<MatchCommand>),
     /// Fit the pattern evaluator's weights to WTHOR games.
+    #[command(args_override_self = true)]
     Train(train::TrainArgs),
+}
+
+/// `match`: a match, or `match merge`.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+struct MatchCommand {
+    #[command(subcommand)]
+    merge: Option<MatchSubcommand>,
+    #[command(flatten)]
+    args: crate::arena::MatchArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum MatchSubcommand {
+    /// One summary from the results files of a tournament's shards.
+    Merge {
+        /// Results files written by `match --results`.
+        #[arg(value_name = "FILE")]
+        files: Vec<String>,
+        /// Write the merged results to FILE (JSON or CSV by the name).
+        #[arg(long, value_name = "FILE")]
+        results: Option<String>,
+    },
 }
 
 /// Runs the command line of this process; the exit status to return.
@@ -80,7 +108,12 @@ pub fn main() -> ExitCode {
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Nboard(a)) => serve::run(Some(crate::protocol::Protocol::NBoard), a),
         Some(Command::Gtp(a)) => serve::run(Some(crate::protocol::Protocol::Gtp), a),
-        Some(Command::Match { args }) => crate::arena::run_match(&args),
+        Some(Command::Match(m)) => match m.merge {
+            Some(MatchSubcommand::Merge { files, results }) => {
+                crate::arena::run_merge(&files, results.as_deref())
+            }
+            None => crate::arena::MatchConfig::from_args(m.args).and_then(crate::arena::run_match),
+        },
         Some(Command::Train(a)) => train::run(a),
     };
     match result {
