@@ -118,27 +118,22 @@ fn search_commands_refuse_bad_input_with_status_2() {
     )
     .expect("write");
     let bad = bad_obf.to_string_lossy().into_owned();
-    // A WTHOR file cut short: its header announces more games than follow.
-    let wthor_dir = dir.join("wthor");
-    std::fs::create_dir_all(&wthor_dir).expect("temp dir");
-    let mut header = vec![0u8; 16];
-    header[4] = 3;
-    header[12] = 8;
-    std::fs::write(wthor_dir.join("WTH_1990.wtb"), &header).expect("write");
-    let wthor = wthor_dir.to_string_lossy().into_owned();
+    // A file that is neither training data nor weights.
+    let garbage_file = dir.join("garbage.bin");
+    std::fs::write(&garbage_file, b"these bytes are no weights and no data").expect("write");
+    let garbage = garbage_file.to_string_lossy().into_owned();
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["solve", &bad], "bad.obf:2"),
-        (vec!["train"], "needs --wthor"),
-        (vec!["train", "--wthor", "/nonexistent/dir"], "cannot read"),
-        (vec!["train", "--wthor", &wthor], "announces 3 games"),
-        (
-            vec!["train", "--wthor", &wthor, "--epochs", "0"],
-            "bad epochs",
-        ),
-        (
-            vec!["train", "--wthor", &wthor, "--rate", "2"],
-            "bad --rate",
-        ),
+        (vec!["train"], "required arguments"),
+        (vec!["train", "/nonexistent/data.bin"], "cannot read"),
+        (vec!["train", &garbage], "garbage.bin"),
+        (vec!["train", &garbage, "--epochs", "0"], "bad epochs"),
+        (vec!["train", &garbage, "--rate", "2"], "bad --rate"),
+        (vec!["train", &garbage, "--l2", "-1"], "bad --l2"),
+        (vec!["train", &garbage, "--label", "guess"], "guess"),
+        (vec!["analyse", "--weights", &garbage], "bad magic"),
+        (vec!["bench", "--weights", "/nonexistent/w.bin"], "cannot read"),
+        (vec!["gtp", "--weights", &garbage], "bad magic"),
         (vec!["solve", "/nonexistent/file.obf"], "cannot read"),
         (vec!["solve", &bad, "--mode", "sometimes"], "bad --mode"),
         (

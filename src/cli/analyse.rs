@@ -54,6 +54,7 @@ pub fn run(args: AnalyseArgs) -> Result<(), CliError> {
             "analyse takes no argument '{extra}' (use --position)"
         )));
     }
+    args.levels.install_weights()?;
     let levels = args.levels.levels();
     let position = args.position.unwrap_or_else(Position::start);
     let limits = match &args.time {

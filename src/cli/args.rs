@@ -4,6 +4,7 @@
 use crate::arena::options::CliError;
 use crate::arena::options::parse_in_range;
 use crate::board::Position;
+use crate::eval::pattern::PatternWeights;
 use crate::search::{LevelSetting, Levels, Searcher};
 use clap::Args;
 
@@ -74,6 +75,10 @@ pub struct LevelArgs {
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
     pub hash: Option<usize>,
+    /// Weights for the `pattern` evaluator from FILE (written by `train`) instead of the
+    /// built-in ones.
+    #[arg(long, value_name = "FILE", value_parser = weights_file)]
+    pub weights: Option<PatternWeights>,
     /// Seed for the random evaluator, for games that repeat.
     #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
@@ -99,6 +104,14 @@ impl LevelArgs {
         levels
     }
 
+    /// Makes `--weights` the `pattern` weights of this process, if given.
+    pub fn install_weights(&self) -> Result<(), CliError> {
+        match &self.weights {
+            Some(w) => crate::eval::pattern::use_weights(w.clone()).map_err(error),
+            None => Ok(()),
+        }
+    }
+
     /// A searcher with the table size and the seed.
     pub fn searcher(&self) -> Searcher {
         Searcher::new(
@@ -106,6 +119,12 @@ impl LevelArgs {
             self.seed,
         )
     }
+}
+
+/// `--weights FILE`: a weights file that `train` wrote, read and checked.
+pub fn weights_file(path: &str) -> Result<PatternWeights, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    PatternWeights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
 }
 
 /// A `CliError` from a message.

@@ -1,10 +1,11 @@
 //! `othello-engine bench`: fixed-depth searches of ten built-in midgame positions; the node
 //! total is a signature that changes only when the search does.
 
-use super::args::{error, hash_mib};
+use super::args::{error, hash_mib, weights_file};
 use crate::arena::options::{CliError, parse_in_range};
 use crate::board::parse_obf_line;
 use crate::eval::EvaluatorKind;
+use crate::eval::pattern::PatternWeights;
 use crate::search::{Limits, PhaseLevel, Searcher};
 use clap::Args;
 
@@ -28,6 +29,9 @@ pub struct BenchArgs {
     /// Transposition table size in MiB (default 16).
     #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
     hash: Option<usize>,
+    /// Weights for `pattern` from FILE instead of the built-in ones.
+    #[arg(long, value_name = "FILE", value_parser = weights_file)]
+    weights: Option<PatternWeights>,
 }
 
 /// Searches and prints each position, then the total.
@@ -44,6 +48,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     };
     if eval == EvaluatorKind::Random {
         return Err(error("bench needs a searching evaluator, not random"));
+    }
+    if let Some(w) = args.weights {
+        crate::eval::pattern::use_weights(w).map_err(error)?;
     }
     let mut searcher = Searcher::new(args.hash.unwrap_or(BENCH_HASH_MIB), Some(0));
     let level = PhaseLevel { depth, eval };

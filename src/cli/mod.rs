@@ -21,7 +21,7 @@ use std::process::ExitCode;
     version,
     args_conflicts_with_subcommands = true,
     args_override_self = true,
-    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern."
+    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern-wthor, pattern."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -58,7 +58,7 @@ enum Command {
     /// swapped, then W/D/L, Elo, pentanomial counts and LOS.
     #[command(args_override_self = true)]
     Match(Box<MatchCommand>),
-    /// Fit the pattern evaluator's weights to WTHOR games.
+    /// Fit the pattern weights to data files made by datagen
     #[command(args_override_self = true)]
     Train(train::TrainArgs),
 }

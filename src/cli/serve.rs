@@ -19,6 +19,7 @@ pub struct ServeArgs {
 /// Serves `protocol` (or the one the first input line implies) until `quit` or end of input.
 pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> {
     init_logging(args.log_file.as_deref()).map_err(error)?;
+    args.levels.install_weights()?;
     let config = ServeConfig {
         levels: args.levels.levels(),
         hash_mib: args.levels.hash.unwrap_or(DEFAULT_HASH_MIB),

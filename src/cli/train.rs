@@ -1,58 +1,94 @@
-//! `othello-engine train`: fits the pattern evaluator's weights to the WTHOR games of a folder.
+//! `othello-engine train`: fits the `pattern` weights to data files that `datagen` wrote, and
+//! reports the held-out error per stage beside that of the `pattern-wthor` weights.
 
 use super::args::error;
 use crate::arena::options::{CliError, parse_in_range};
-use crate::eval::pattern::PHASE_EMPTIES;
-use crate::eval::train::{TrainSettings, train_weights};
-use crate::game::wthor::load_wthor_dir;
-use clap::Args;
+use crate::eval::dataset::{Sample, read_dataset};
+use crate::eval::pattern::{PatternWeights, wthor_weights};
+use crate::eval::train::{TrainSample, TrainSettings, stage_errors, train_weights};
+use clap::{Args, ValueEnum};
+use std::path::Path;
 use std::time::Instant;
 
 /// Where the weights built into the engine live.
 const DEFAULT_OUT: &str = "data/pattern-weights.bin";
-/// Every this-many-th game is held out to measure the error.
-const HOLDOUT_EVERY: usize = 10;
+/// Games whose index is a multiple of this are held out to measure the error.
+const HOLDOUT_EVERY: u32 = 10;
+/// Flag bit of a sample whose value is exact.
+const EXACT: u8 = 1;
+
+/// Which label a position is trained on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Label {
+    /// The exact value where known, else the mean of the search value and the game's ending.
+    Mix,
+    /// The exact value where known, else the search value.
+    Value,
+    /// The game's exact ending.
+    Ending,
+}
 
 /// Arguments of `train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// A folder of WTHOR .wtb files.
-    #[arg(long, value_name = "DIR")]
-    wthor: Option<String>,
+    /// Data files written by `othello-engine datagen`.
+    #[arg(value_name = "FILE", required = true)]
+    data: Vec<String>,
     /// Where to write the weights (default data/pattern-weights.bin, the built-in file).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
-    /// Passes over the training positions.
+    /// The label to fit.
+    #[arg(long, value_enum, default_value = "mix")]
+    label: Label,
+    /// Passes over the training positions of each stage (default 12).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     epochs: Option<String>,
-    /// The learning rate, between 0 and 1.
+    /// The learning rate of the first pass, between 0 and 1 (default 0.004).
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     rate: Option<String>,
+    /// The L2 penalty, between 0 and 1 (default 0.0005).
+    #[arg(long, value_name = "L", allow_hyphen_values = true)]
+    l2: Option<String>,
     /// Seed of the shuffles, for weights that repeat.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
 }
 
-/// Reads the games, trains, reports the error per phase and writes the weights.
+/// A number strictly between 0 and 1.
+fn fraction(text: &str, name: &str) -> Result<f32, CliError> {
+    match text.trim().parse::<f32>() {
+        Ok(r) if r > 0.0 && r < 1.0 => Ok(r),
+        _ => Err(error(format!(
+            "bad --{name} {text}: expected a number between 0 and 1"
+        ))),
+    }
+}
+
+/// The training label of `sample`.
+fn target(sample: &Sample, label: Label) -> f32 {
+    let (value, ending) = (f32::from(sample.value), f32::from(sample.ending));
+    if sample.flags & EXACT != 0 {
+        return value;
+    }
+    match label {
+        Label::Mix => (value + ending) / 2.0,
+        Label::Value => value,
+        Label::Ending => ending,
+    }
+}
+
+/// Reads the data, trains, reports the error per stage and writes the weights.
 pub fn run(args: TrainArgs) -> Result<(), CliError> {
-    let dir = args
-        .wthor
-        .as_deref()
-        .ok_or_else(|| error("train needs --wthor DIR (a folder of WTHOR .wtb files)"))?;
     let out = args.out.as_deref().unwrap_or(DEFAULT_OUT);
     let mut settings = TrainSettings::default();
     if let Some(e) = &args.epochs {
         settings.epochs = parse_in_range(e, "epochs", 1..=1000)? as usize;
     }
     if let Some(r) = &args.rate {
-        match r.trim().parse::<f32>() {
-            Ok(r) if r > 0.0 && r < 1.0 => settings.learning_rate = r,
-            _ => {
-                return Err(error(format!(
-                    "bad --rate {r}: expected a number between 0 and 1"
-                )));
-            }
-        }
+        settings.learning_rate = fraction(r, "rate")?;
+    }
+    if let Some(l) = &args.l2 {
+        settings.l2 = fraction(l, "l2")?;
     }
     if let Some(s) = &args.seed {
         settings.seed = s
@@ -61,32 +97,69 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             .map_err(|_| error(format!("bad --seed '{s}': expected a whole number")))?;
     }
     let start = Instant::now();
-    let (train, validation) =
-        load_wthor_dir(std::path::Path::new(dir), HOLDOUT_EVERY).map_err(error)?;
-    println!(
-        "{} training and {} validation positions read in {:.1} s",
+    let (mut train, mut validation) = (Vec::new(), Vec::new());
+    for path in &args.data {
+        for sample in read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))? {
+            let s = TrainSample {
+                player: sample.player,
+                opponent: sample.opponent,
+                target: target(&sample, args.label),
+            };
+            // Whole games are held out, so that no held-out position has a twin in training.
+            if sample.game % HOLDOUT_EVERY == 0 {
+                validation.push(s);
+            } else {
+                train.push(s);
+            }
+        }
+    }
+    if train.is_empty() {
+        return Err(error("no training positions in the data"));
+    }
+    eprintln!(
+        "{} training and {} held-out positions read in {:.1} s",
         train.len(),
         validation.len(),
         start.elapsed().as_secs_f64()
     );
-    println!("phase  empties  positions  train-rmse  validation-rmse (discs)");
+    let old = wthor_weights();
+    let layout = PatternWeights::zeros();
+    let old_errors = stage_errors(&layout, &validation, |p, o| old.score(p, o));
+    println!(
+        "stage  empties  positions  train-mae  held-out  held-out-mae  pattern-wthor-mae (discs)"
+    );
     let weights = train_weights(&train, &validation, settings, |r| {
         println!(
-            "{:>5}  {:>7}  {:>9}  {:>10.2}  {:>15.2}",
-            r.phase,
-            format!(
-                "{}-{}",
-                r.phase * PHASE_EMPTIES,
-                (r.phase + 1) * PHASE_EMPTIES - 1
-            ),
+            "{:>5}  {:>7}  {:>9}  {:>9.2}  {:>8}  {:>12.2}  {:>17.2}",
+            r.stage,
+            format!("{}-{}", r.empties.0, r.empties.1),
             r.train_positions,
-            r.train_rmse,
-            r.validation_rmse
+            r.train_mae,
+            r.validation_positions,
+            r.validation_mae,
+            old_errors[r.stage].1
         );
-    })
-    .map_err(error)?;
-    std::fs::write(out, weights.to_bytes())
+    });
+    let all_new = stage_errors(&layout, &validation, |p, o| weights.score(p, o));
+    let mean = |e: &[(usize, f64)]| {
+        let n: usize = e.iter().filter(|x| x.0 > 0).map(|x| x.0).sum();
+        let total: f64 = e.iter().filter(|x| x.0 > 0).map(|x| x.0 as f64 * x.1).sum();
+        total / n.max(1) as f64
+    };
+    println!(
+        "held-out mean absolute error: {:.2} discs (pattern-wthor {:.2})",
+        mean(&all_new),
+        mean(&old_errors)
+    );
+    let bytes = weights.to_bytes();
+    let temp = format!("{out}.tmp");
+    std::fs::write(&temp, &bytes)
+        .and_then(|()| std::fs::rename(&temp, out))
         .map_err(|e| error(format!("cannot write {out}: {e}")))?;
-    println!("wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
+    println!(
+        "wrote {out} ({} bytes) in {:.1} s",
+        bytes.len(),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

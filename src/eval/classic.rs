@@ -27,6 +27,7 @@ fn side_total(own: u64, other: u64) -> i32 {
 
 impl Evaluator for Classic {
     const ID: u8 = 4;
+    type State = ();
 
     fn evaluate(&self, p: &Position) -> i32 {
         let (own, other) = (p.player(), p.opponent());

@@ -9,6 +9,7 @@ pub struct Discs;
 
 impl Evaluator for Discs {
     const ID: u8 = 2;
+    type State = ();
 
     fn evaluate(&self, p: &Position) -> i32 {
         100 * (p.player().count_ones() as i32 - p.opponent().count_ones() as i32)
@@ -21,6 +22,7 @@ pub struct DiscsInverse;
 
 impl Evaluator for DiscsInverse {
     const ID: u8 = 3;
+    type State = ();
 
     fn evaluate(&self, p: &Position) -> i32 {
         -Discs.evaluate(p)

@@ -14,13 +14,14 @@
 
 mod classic;
 mod discs;
+pub mod features;
 pub mod pattern;
 pub mod train;
 mod weighted;
 
 pub use classic::{Classic, protected_discs};
 pub use discs::{Discs, DiscsInverse};
-pub use pattern::Pattern;
+pub use pattern::{Pattern, PatternWthor};
 pub use weighted::Weighted;
 
 use crate::board::Position;
@@ -37,8 +38,42 @@ pub trait Evaluator {
     /// and never 0, which marks the endgame solver's exact scores.
     const ID: u8;
 
+    /// What the evaluator carries down a search's moves to score a node cheaply (the trained
+    /// evaluators' pattern indices); `()` for the evaluators that score from scratch.
+    type State: Copy + Default;
+
     /// The score of `position` for its side to move.
     fn evaluate(&self, position: &Position) -> i32;
+
+    /// The state of `position`, computed from scratch.
+    fn state(&self, _position: &Position) -> Self::State {
+        Self::State::default()
+    }
+
+    /// The state after the side to move plays on `square`, turning `flips`.
+    #[inline]
+    fn play(&self, state: &Self::State, _square: usize, _flips: u64) -> Self::State {
+        *state
+    }
+
+    /// The state after a pass.
+    #[inline]
+    fn pass(&self, state: &Self::State) -> Self::State {
+        *state
+    }
+
+    /// The score of `child`, reached from a position whose state is `state` by its side to
+    /// move playing on `square` and turning `flips`: equal to [`Evaluator::evaluate`] of it.
+    #[inline]
+    fn leaf_score(&self, state: &Self::State, child: &Position, square: usize, flips: u64) -> i32 {
+        self.evaluate_with(&self.play(state, square, flips), child)
+    }
+
+    /// The score of `position`, whose state is `state`: equal to [`Evaluator::evaluate`].
+    #[inline]
+    fn evaluate_with(&self, _state: &Self::State, position: &Position) -> i32 {
+        self.evaluate(position)
+    }
 
     /// Hundredths of a disc per unit of [`Evaluator::evaluate`]: 1 for the evaluators that
     /// estimate discs; for the hand-made ones, the least-squares fit of exact final scores on
@@ -127,7 +162,9 @@ evaluator_kinds! {
     Classic => Classic, "classic";
     /// [`Weighted`].
     Weighted => Weighted, "weighted";
-    /// [`Pattern`], trained on expert games.
+    /// [`PatternWthor`], trained on the results of expert games.
+    PatternWthor => PatternWthor, "pattern-wthor";
+    /// [`Pattern`], trained on positions labelled by our own solver and search.
     Pattern => Pattern, "pattern";
 }
 
@@ -158,6 +195,7 @@ impl Evaluator for EvaluatorKind {
     /// Keys no table: the search refuses this evaluator when it is compiled, so that one ID
     /// never stands for several evaluators' scores.
     const ID: u8 = u8::MAX;
+    type State = ();
 
     fn evaluate(&self, position: &Position) -> i32 {
         self.dispatch(Evaluate(position)).unwrap_or(0)
@@ -239,7 +277,10 @@ mod tests {
     fn every_name_but_random_dispatches_to_its_evaluator_and_keeps_its_id() {
         let ids: Vec<Option<u8>> = EvaluatorKind::ALL.iter().map(|k| k.dispatch(Id)).collect();
         // The transposition table keys on these: they stay what they were.
-        assert_eq!(ids, [None, Some(2), Some(3), Some(4), Some(5), Some(6)]);
+        assert_eq!(
+            ids,
+            [None, Some(2), Some(3), Some(4), Some(5), Some(6), Some(7)]
+        );
         let p = Position::start().play("f5".parse().unwrap()).unwrap();
         assert_eq!(EvaluatorKind::Discs.evaluate(&p), Discs.evaluate(&p));
         assert_eq!(EvaluatorKind::Pattern.evaluate(&p), Pattern.evaluate(&p));

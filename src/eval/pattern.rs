@@ -1,159 +1,228 @@
-//! The trained pattern evaluator: a sum of weights looked up by the contents of fixed groups of
-//! squares (lines, diagonals, edges, corner regions), one table per game phase, fitted to the
-//! final disc differences of expert games (see [`super::train`]).
+//! The trained evaluators: a sum of weights selected by the position's features (see
+//! `features.rs`), one weight table per game stage, in hundredths of a disc for the side to
+//! move, so the value estimates the final disc difference under good play.
 //!
-//! Scores are hundredths of a disc for the side to move, so the value estimates the final disc
-//! difference under good play.
+//! - `pattern` ([`Pattern`], the default): the patterns and the mobility counts, one stage per
+//!   two empties, fitted (`othello-engine train`) to positions our own solver and search
+//!   labelled (`othello-engine datagen`). `--weights FILE` replaces its weights.
+//! - `pattern-wthor` ([`PatternWthor`]): the same patterns without the counts, one stage per six
+//!   empties, fitted to the final results of the WTHOR expert games: the weights the engine
+//!   had before it labelled its own data, kept as a sparring level and a yardstick.
+//!
+//! Weight files start with a magic that names their version: `OEPATW01` (the WTHOR weights,
+//! raw) and `OEPATW02` (stages and counts in the header, the weights deflated).
 
 use super::Evaluator;
-use crate::board::Position;
-use std::sync::LazyLock;
+use super::features::{
+    COUNT_WEIGHTS, FeatureState, LANES, PLACEMENTS, count_features, pattern_sum, placement_offsets,
+    shape_offsets,
+};
+use crate::board::{Position, legal_moves};
+use flate2::Compression;
+use flate2::read::ZlibDecoder;
+use flate2::write::ZlibEncoder;
+use std::io::{Read, Write};
+use std::sync::{LazyLock, OnceLock};
 
-/// The pattern shapes in one orientation, as square indices (`a1` = 0, `h1` = 7, `a2` = 8).
-/// Every shape is used in all its distinct orientations under the 8 board symmetries; the
-/// orientations share one weight table.
-pub const SHAPES: [&[u8]; 11] = [
-    // Second, third and fourth rows.
-    &[8, 9, 10, 11, 12, 13, 14, 15],
-    &[16, 17, 18, 19, 20, 21, 22, 23],
-    &[24, 25, 26, 27, 28, 29, 30, 31],
-    // Diagonals of 8, 7, 6, 5 and 4 squares.
-    &[0, 9, 18, 27, 36, 45, 54, 63],
-    &[1, 10, 19, 28, 37, 46, 55],
-    &[2, 11, 20, 29, 38, 47],
-    &[3, 12, 21, 30, 39],
-    &[4, 13, 22, 31],
-    // The edge with both X-squares.
-    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
-    // A corner's 2 x 5 block.
-    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
-    // A corner's 3 x 3 block.
-    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
-];
+/// The stages of the `pattern` weights: one per [`STAGE_EMPTIES`] empties.
+pub const STAGES: usize = 30;
+/// Empty-square counts per stage of the `pattern` weights.
+pub const STAGE_EMPTIES: usize = 2;
+/// The phases of the `pattern-wthor` weights, and their width in empties.
+const WTHOR_PHASES: usize = 11;
+const WTHOR_PHASE_EMPTIES: usize = 6;
 
-/// Weight tables, one per phase: the phase of a position is its number of empty squares
-/// divided by [`PHASE_EMPTIES`].
-pub const PHASES: usize = 11;
-/// How many empty-square counts share one phase.
-pub const PHASE_EMPTIES: usize = 6;
+/// The magic of the raw format of the WTHOR weights.
+const MAGIC_V1: &[u8; 8] = b"OEPATW01";
+/// The magic of the current format.
+pub const MAGIC: &[u8; 8] = b"OEPATW02";
+/// No weights file holds more than this (a guard against absurd headers).
+const MAX_WEIGHTS: usize = 1 << 26;
+/// Scores stay within this many hundredths of a disc.
+const SCORE_LIMIT: i32 = 6400;
 
-/// The phase (weight table) of a position with `empties` empty squares.
-#[inline]
-pub fn phase_of(empties: u32) -> usize {
-    (empties as usize / PHASE_EMPTIES).min(PHASES - 1)
+/// Weight tables for every stage, in hundredths of a disc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternWeights {
+    /// The number of stages; a position's stage is its empties divided by `stage_empties`.
+    stages: usize,
+    stage_empties: usize,
+    /// Whether the tables end with the count features (mobility, potential mobility).
+    counts: bool,
+    /// Weights per stage: the bias, the shape tables, then the counts if any.
+    stage_size: usize,
+    weights: Vec<i16>,
 }
 
-/// One placement of a shape on the board.
-struct Instance {
-    /// Where its weights start in a phase's table.
-    offset: u32,
-    /// The squares, first digit first; only the first `len` count (no heap hop per lookup).
-    squares: [u8; MAX_SHAPE],
-    len: usize,
-}
-
-/// The most squares in one shape.
-const MAX_SHAPE: usize = 10;
-
-/// Where each shape's weights start in a phase's table; entry 0 of a table is the bias.
-fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
-    let mut offsets = [0u32; SHAPES.len()];
-    let mut at = 1usize;
-    for (i, shape) in SHAPES.iter().enumerate() {
-        offsets[i] = at as u32;
-        at += 3usize.pow(shape.len() as u32);
-    }
-    (offsets, at)
-}
-
-/// The number of weights in one phase's table (the bias included).
-pub fn phase_size() -> usize {
+/// The weights of the patterns alone in one stage (the bias included).
+fn patterns_end() -> usize {
     shape_offsets().1
 }
 
-/// Every placement of every shape: the 8 symmetries of each, kept once per set of squares.
-static INSTANCES: LazyLock<Vec<Instance>> = LazyLock::new(|| {
-    let (offsets, _) = shape_offsets();
-    let mut out = Vec::new();
-    for (i, shape) in SHAPES.iter().enumerate() {
-        let mut seen = Vec::new();
-        for sym in 0..8 {
-            let squares: Vec<u8> = shape
-                .iter()
-                .map(|&sq| crate::board::apply_symmetry(1u64 << sq, sym).trailing_zeros() as u8)
-                .collect();
-            let set = squares.iter().fold(0u64, |acc, &sq| acc | (1u64 << sq));
-            if !seen.contains(&set) {
-                seen.push(set);
-                let mut fixed = [0u8; MAX_SHAPE];
-                fixed[..squares.len()].copy_from_slice(&squares);
-                out.push(Instance {
-                    offset: offsets[i],
-                    squares: fixed,
-                    len: squares.len(),
-                });
-            }
+impl PatternWeights {
+    /// All-zero weights in the layout of `pattern`.
+    pub fn zeros() -> PatternWeights {
+        let stage_size = patterns_end() + COUNT_WEIGHTS;
+        PatternWeights {
+            stages: STAGES,
+            stage_empties: STAGE_EMPTIES,
+            counts: true,
+            stage_size,
+            weights: vec![0; STAGES * stage_size],
         }
     }
-    out
-});
 
-/// The number of shape placements, hence of weights summed per evaluation.
-pub fn instance_count() -> usize {
-    INSTANCES.len()
-}
-
-/// The positions in a phase's table of the weights that `player`/`opponent` (side to move
-/// first) selects: one per placement, in the order of [`INSTANCES`]. `out` must hold
-/// [`instance_count`] entries.
-pub fn feature_indices(player: u64, opponent: u64, out: &mut [u32]) {
-    for (slot, instance) in out.iter_mut().zip(INSTANCES.iter()) {
-        *slot = instance.offset + instance.index(player, opponent);
+    /// The number of stages.
+    pub fn stages(&self) -> usize {
+        self.stages
     }
-}
 
-impl Instance {
-    /// The contents of the placement's squares as a base-3 number: 0 empty, 1 the side to
-    /// move, 2 the other side; the first square is the lowest digit.
+    /// The number of weights per stage.
+    pub fn stage_size(&self) -> usize {
+        self.stage_size
+    }
+
+    /// The stage of a position with `empties` empty squares.
     #[inline]
-    fn index(&self, player: u64, opponent: u64) -> u32 {
-        self.squares[..self.len].iter().rev().fold(0, |index, &sq| {
-            let bit = 1u64 << sq;
-            index * 3 + u32::from(player & bit != 0) + 2 * u32::from(opponent & bit != 0)
-        })
+    pub fn stage_of(&self, empties: u32) -> usize {
+        (empties as usize / self.stage_empties).min(self.stages - 1)
     }
-}
 
-/// The weights of all phases, in hundredths of a disc.
-pub struct PatternWeights {
-    weights: Vec<i16>,
-    phase_size: usize,
-}
+    /// The empties a stage covers, first and last.
+    pub fn stage_empties(&self, stage: usize) -> (usize, usize) {
+        let first = stage * self.stage_empties;
+        let last = if stage + 1 == self.stages {
+            64
+        } else {
+            first + self.stage_empties - 1
+        };
+        (first, last)
+    }
 
-/// The first bytes of a weights file, with the format's version.
-pub const MAGIC: &[u8; 8] = b"OEPATW01";
+    /// One stage's weights.
+    pub fn stage(&self, stage: usize) -> &[i16] {
+        &self.weights[stage * self.stage_size..][..self.stage_size]
+    }
 
-impl PatternWeights {
-    /// Weights from the file format [`PatternWeights::to_bytes`] writes.
+    /// One stage's weights, to fill.
+    pub fn stage_mut(&mut self, stage: usize) -> &mut [i16] {
+        &mut self.weights[stage * self.stage_size..][..self.stage_size]
+    }
+
+    /// The positions in its stage's table of the weights `player` to move against `opponent`
+    /// selects, bias excluded: the placements' and then the counts'.
+    pub fn features(&self, player: u64, opponent: u64, out: &mut Vec<u32>) {
+        out.clear();
+        let state = FeatureState::new(player, opponent);
+        let offsets = placement_offsets();
+        out.extend((0..PLACEMENTS).map(|i| offsets[i] + u32::from(state.mine[i])));
+        if self.counts {
+            let moves = legal_moves(player, opponent);
+            out.extend(count_features(player, opponent, moves, patterns_end()));
+        }
+    }
+
+    /// The score from the incremental `state` of `player` to move against `opponent`.
+    #[inline]
+    pub fn score_with(&self, state: &FeatureState, player: u64, opponent: u64) -> i32 {
+        self.score_indices(&state.mine, player, opponent)
+    }
+
+    /// The score from the pattern indices `mine` of `player` to move against `opponent`.
+    #[inline]
+    pub fn score_indices(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        let table = self.stage(self.stage_of(64 - (player | opponent).count_ones()));
+        let offsets = placement_offsets();
+        let mut sum = i32::from(table[0]);
+        for (offset, index) in offsets.iter().zip(mine) {
+            sum += i32::from(table[(offset + u32::from(*index)) as usize]);
+        }
+        sum += self.count_sum(table, player, opponent);
+        sum.clamp(-SCORE_LIMIT, SCORE_LIMIT)
+    }
+
+    /// The score of `player` to move against `opponent`, computed from scratch.
+    #[inline]
+    pub fn score(&self, player: u64, opponent: u64) -> i32 {
+        let table = self.stage(self.stage_of(64 - (player | opponent).count_ones()));
+        let sum = i32::from(table[0])
+            + pattern_sum(table, player, opponent)
+            + self.count_sum(table, player, opponent);
+        sum.clamp(-SCORE_LIMIT, SCORE_LIMIT)
+    }
+
+    #[inline]
+    fn count_sum(&self, table: &[i16], player: u64, opponent: u64) -> i32 {
+        if !self.counts {
+            return 0;
+        }
+        let moves = legal_moves(player, opponent);
+        count_features(player, opponent, moves, patterns_end())
+            .iter()
+            .map(|&at| i32::from(table[at as usize]))
+            .sum()
+    }
+
+    /// Weights from a file: the current format, or the raw WTHOR format.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, String> {
-        let header = MAGIC.len() + 8;
-        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+        if bytes.len() >= 8 && &bytes[..8] == MAGIC_V1 {
+            return Self::from_v1(bytes);
+        }
+        if bytes.len() < 20 || &bytes[..8] != MAGIC {
             return Err("not a pattern weights file (bad magic)".to_string());
         }
         let read_u32 = |at: usize| {
-            let mut b = [0u8; 4];
-            b.copy_from_slice(&bytes[at..at + 4]);
-            u32::from_le_bytes(b) as usize
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
         };
-        let (phases, size) = (read_u32(MAGIC.len()), read_u32(MAGIC.len() + 4));
-        if phases != PHASES || size != phase_size() {
+        let (stages, stage_empties, flags) = (read_u32(8), read_u32(12), read_u32(16));
+        let counts = flags & 1 != 0;
+        let expected = PatternWeights::zeros();
+        if stages != expected.stages || stage_empties != expected.stage_empties || !counts {
             return Err(format!(
-                "pattern weights for {phases} phases of {size} weights; this build expects \
-                 {PHASES} of {}",
-                phase_size()
+                "pattern weights for {stages} stages of {stage_empties} empties (counts: \
+                 {counts}); this build reads {} stages of {} empties with counts",
+                expected.stages, expected.stage_empties
             ));
         }
-        let body = &bytes[header..];
+        let want = stages * expected.stage_size * 2;
+        let mut body = Vec::with_capacity(want);
+        ZlibDecoder::new(&bytes[20..])
+            .take(MAX_WEIGHTS as u64 * 2)
+            .read_to_end(&mut body)
+            .map_err(|e| format!("pattern weights file is corrupt: {e}"))?;
+        if body.len() != want {
+            return Err(format!(
+                "pattern weights file holds {} bytes of weights, expected {want}",
+                body.len()
+            ));
+        }
+        Ok(PatternWeights {
+            weights: body
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+            ..expected
+        })
+    }
+
+    /// The raw format: the magic, the number of phases and the weights per phase (u32 little
+    /// endian), then the weights as i16 little endian.
+    fn from_v1(bytes: &[u8]) -> Result<PatternWeights, String> {
+        if bytes.len() < 16 {
+            return Err("pattern weights file is truncated".to_string());
+        }
+        let read_u32 = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+        };
+        let (phases, size) = (read_u32(8), read_u32(12));
+        if phases != WTHOR_PHASES || size != patterns_end() {
+            return Err(format!(
+                "pattern weights for {phases} phases of {size} weights; this build reads \
+                 {WTHOR_PHASES} of {}",
+                patterns_end()
+            ));
+        }
+        let body = &bytes[16..];
         if body.len() != phases * size * 2 {
             return Err(format!(
                 "pattern weights file holds {} bytes of weights, expected {}",
@@ -161,80 +230,173 @@ impl PatternWeights {
                 phases * size * 2
             ));
         }
-        let weights = body
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
         Ok(PatternWeights {
-            weights,
-            phase_size: size,
+            stages: phases,
+            stage_empties: WTHOR_PHASE_EMPTIES,
+            counts: false,
+            stage_size: size,
+            weights: body
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect(),
         })
     }
 
-    /// Weights from hundredths of a disc, `PHASES * phase_size()` of them, phase by phase.
-    pub fn from_centi_discs(weights: Vec<i16>) -> Result<PatternWeights, String> {
-        if weights.len() != PHASES * phase_size() {
-            return Err(format!(
-                "{} weights given, expected {}",
-                weights.len(),
-                PHASES * phase_size()
-            ));
-        }
-        Ok(PatternWeights {
-            weights,
-            phase_size: phase_size(),
-        })
-    }
-
-    /// The file format: [`MAGIC`], the number of phases and the weights per phase (u32 little
-    /// endian), then every weight as i16 little endian, phase by phase.
+    /// The current format: [`MAGIC`], the stages, empties per stage and flags (bit 0: counts)
+    /// as u32 little endian, then the weights as i16 little endian, deflated (zlib).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(PHASES as u32).to_le_bytes());
-        out.extend_from_slice(&(self.phase_size as u32).to_le_bytes());
-        for w in &self.weights {
-            out.extend_from_slice(&w.to_le_bytes());
+        for n in [self.stages, self.stage_empties, usize::from(self.counts)] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        let raw: Vec<u8> = self.weights.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut encoder = ZlibEncoder::new(out, Compression::best());
+        // Writing to a vector cannot fail.
+        encoder.write_all(&raw).expect("deflating into memory");
+        encoder.finish().expect("deflating into memory")
+    }
+
+    /// These weights in the layout of `pattern`: each stage takes the table of the stage
+    /// holding its middle empties count; the counts start at zero.
+    pub fn to_current_layout(&self) -> PatternWeights {
+        let mut out = PatternWeights::zeros();
+        let end = patterns_end();
+        for stage in 0..out.stages {
+            let (first, last) = out.stage_empties(stage);
+            let source = self.stage(self.stage_of(((first + last.min(60)) / 2) as u32));
+            out.stage_mut(stage)[..end].copy_from_slice(&source[..end]);
         }
         out
     }
-
-    /// The estimated final disc difference for the side to move, in hundredths of a disc.
-    pub fn score(&self, player: u64, opponent: u64) -> i32 {
-        let empties = 64 - (player | opponent).count_ones();
-        let table = &self.weights[phase_of(empties) * self.phase_size..][..self.phase_size];
-        let mut sum = i32::from(table[0]);
-        for instance in INSTANCES.iter() {
-            let at = instance.offset + instance.index(player, opponent);
-            sum += i32::from(table[at as usize]);
-        }
-        sum.clamp(-6400, 6400)
-    }
 }
 
-/// The weights built into the engine, trained by `othello-engine train` on the WTHOR games.
+/// The `pattern` weights built into the engine (`data/pattern-weights.bin`).
 static BUILT_IN: LazyLock<PatternWeights> = LazyLock::new(|| {
-    PatternWeights::from_bytes(include_bytes!("../../data/pattern-weights.bin"))
-        .unwrap_or_else(|e| panic!("the built-in pattern weights are broken: {e}"))
+    let weights = PatternWeights::from_bytes(include_bytes!("../../data/pattern-weights.bin"))
+        .unwrap_or_else(|e| panic!("the built-in pattern weights are broken: {e}"));
+    if weights.counts {
+        weights
+    } else {
+        weights.to_current_layout()
+    }
 });
 
-/// The trained pattern evaluator with the built-in weights.
+/// The `pattern-wthor` weights built into the engine (`data/pattern-wthor-weights.bin`).
+static WTHOR: LazyLock<PatternWeights> = LazyLock::new(|| {
+    PatternWeights::from_bytes(include_bytes!("../../data/pattern-wthor-weights.bin"))
+        .unwrap_or_else(|e| panic!("the built-in WTHOR pattern weights are broken: {e}"))
+});
+
+/// Weights given with `--weights`, which replace the built-in ones for the whole process.
+static LOADED: OnceLock<PatternWeights> = OnceLock::new();
+
+/// Makes `weights` the weights of `pattern` for the rest of the process. Call before any
+/// search; fails if weights were already set.
+pub fn use_weights(weights: PatternWeights) -> Result<(), String> {
+    LOADED
+        .set(weights)
+        .map_err(|_| "pattern weights were already loaded".to_string())
+}
+
+/// The weights `pattern` uses: those loaded with [`use_weights`], else the built-in ones.
+#[inline]
+pub fn active_weights() -> &'static PatternWeights {
+    LOADED.get().unwrap_or_else(|| &BUILT_IN)
+}
+
+/// The weights `pattern-wthor` uses.
+pub fn wthor_weights() -> &'static PatternWeights {
+    &WTHOR
+}
+
+/// The trained evaluator with the active weights (see [`use_weights`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pattern;
 
 impl Pattern {
-    /// The built-in weights' score for `player` to move against `opponent`, in hundredths of
-    /// a disc: [`Evaluator::evaluate`] for callers that hold bitboards.
+    /// The score of `player` to move against `opponent`, in hundredths of a disc: for callers
+    /// that hold bitboards and no incremental state.
     #[inline]
     pub fn score(player: u64, opponent: u64) -> i32 {
-        BUILT_IN.score(player, opponent)
+        active_weights().score(player, opponent)
     }
 }
 
 impl Evaluator for Pattern {
-    const ID: u8 = 6;
+    const ID: u8 = 7;
+    type State = FeatureState;
 
     fn evaluate(&self, position: &Position) -> i32 {
         Pattern::score(position.player(), position.opponent())
+    }
+
+    fn state(&self, position: &Position) -> FeatureState {
+        FeatureState::new(position.player(), position.opponent())
+    }
+
+    #[inline]
+    fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
+        state.play(square, flips)
+    }
+
+    #[inline]
+    fn pass(&self, state: &FeatureState) -> FeatureState {
+        state.pass()
+    }
+
+    #[inline]
+    fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
+        active_weights().score_with(state, position.player(), position.opponent())
+    }
+
+    #[inline]
+    fn leaf_score(&self, state: &FeatureState, child: &Position, square: usize, flips: u64) -> i32 {
+        active_weights().score_indices(
+            &state.mine_after(square, flips),
+            child.player(),
+            child.opponent(),
+        )
+    }
+}
+
+/// The evaluator with the weights fitted to the WTHOR games' results.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PatternWthor;
+
+impl Evaluator for PatternWthor {
+    const ID: u8 = 6;
+    type State = FeatureState;
+
+    fn evaluate(&self, position: &Position) -> i32 {
+        WTHOR.score(position.player(), position.opponent())
+    }
+
+    fn state(&self, position: &Position) -> FeatureState {
+        FeatureState::new(position.player(), position.opponent())
+    }
+
+    #[inline]
+    fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
+        state.play(square, flips)
+    }
+
+    #[inline]
+    fn pass(&self, state: &FeatureState) -> FeatureState {
+        state.pass()
+    }
+
+    #[inline]
+    fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
+        WTHOR.score_with(state, position.player(), position.opponent())
+    }
+
+    #[inline]
+    fn leaf_score(&self, state: &FeatureState, child: &Position, square: usize, flips: u64) -> i32 {
+        WTHOR.score_indices(
+            &state.mine_after(square, flips),
+            child.player(),
+            child.opponent(),
+        )
     }
 }
 
@@ -243,32 +405,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_shape_has_the_expected_number_of_placements() {
-        let mut per_shape = [0usize; SHAPES.len()];
-        let (offsets, _) = shape_offsets();
-        for instance in INSTANCES.iter() {
-            let shape = offsets.iter().position(|&o| o == instance.offset).unwrap();
-            per_shape[shape] += 1;
-        }
-        // Rows: 4 each; the long diagonal 2; other diagonals 4; edge 4; 2 x 5 block 8; 3 x 3 4.
-        assert_eq!(per_shape, [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4]);
-        assert_eq!(instance_count(), 46);
-    }
-
-    #[test]
     fn built_in_weights_see_the_start_as_even() {
         // The start is a draw under perfect play (known from its solution); a fitted estimate
         // lands within a few discs of it.
-        let start = Pattern.evaluate(&Position::start());
-        assert!(start.abs() <= 400, "start position scored {start}");
+        for score in [
+            Pattern.evaluate(&Position::start()),
+            PatternWthor.evaluate(&Position::start()),
+        ] {
+            assert!(score.abs() <= 400, "start position scored {score}");
+        }
+    }
+
+    #[test]
+    fn incremental_and_fresh_scores_agree() {
+        let mut position = Position::start();
+        let mut state = Pattern.state(&position);
+        for mv in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
+            let sq = mv.parse::<crate::board::Square>().unwrap();
+            let flips = position.flips(sq);
+            state = Pattern.play(&state, sq.index(), flips);
+            position = position.play_flips(1u64 << sq.index(), flips);
+            assert_eq!(
+                Pattern.evaluate_with(&state, &position),
+                Pattern.evaluate(&position)
+            );
+            assert_eq!(
+                PatternWthor.evaluate_with(&state, &position),
+                PatternWthor.evaluate(&position)
+            );
+        }
     }
 
     #[test]
     fn weights_round_trip_through_bytes_and_bad_files_are_refused() {
-        let bytes = BUILT_IN.to_bytes();
-        let again = PatternWeights::from_bytes(&bytes).unwrap();
-        assert_eq!(again.weights, BUILT_IN.weights);
+        let weights = active_weights().clone();
+        let bytes = weights.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&bytes).as_ref(), Ok(&weights));
         assert!(PatternWeights::from_bytes(b"nonsense").is_err());
-        assert!(PatternWeights::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        assert!(PatternWeights::from_bytes(&bytes[..bytes.len() / 2]).is_err());
+        let mut wrong_stages = bytes.clone();
+        wrong_stages[8] ^= 1;
+        assert!(PatternWeights::from_bytes(&wrong_stages).is_err());
+        let mut garbage = bytes[..20].to_vec();
+        garbage.extend_from_slice(&[0xff; 100]);
+        assert!(PatternWeights::from_bytes(&garbage).is_err());
     }
 }

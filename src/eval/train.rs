@@ -1,45 +1,60 @@
-//! Training the pattern evaluator: fitting the weights to labelled positions by stochastic
-//! gradient descent on the squared error. Reading game files into samples is the records
-//! layer's (`game::wthor`).
+//! Training the `pattern` weights: least squares with L2 regularisation, fitted stage by stage
+//! by stochastic gradient descent over the sparse features (each position selects one weight
+//! per placement and per count, plus the bias). Each stage trains on the positions within a
+//! few empties of it, so neighbouring stages agree. Making the labelled positions is
+//! `othello-engine datagen`'s.
 
-use super::pattern::{
-    PHASE_EMPTIES, PHASES, PatternWeights, feature_indices, instance_count, phase_size,
-};
+use super::pattern::PatternWeights;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
-/// A position from a game with its label: the final disc difference for the side to move.
+/// A labelled position.
 #[derive(Clone, Copy, Debug)]
-pub struct Sample {
+pub struct TrainSample {
     /// Discs of the side to move.
     pub player: u64,
     /// Discs of the other side.
     pub opponent: u64,
-    /// The final disc difference for the side to move.
-    pub target: i8,
+    /// The label: the disc difference the side to move should reach.
+    pub target: f32,
 }
 
-/// How a training run went, per phase.
+impl TrainSample {
+    /// The number of empty squares.
+    pub fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
+}
+
+/// How one stage's fit went.
 #[derive(Clone, Debug)]
-pub struct PhaseReport {
-    /// The phase (weight table) number.
-    pub phase: usize,
-    /// Training positions in it.
+pub struct StageReport {
+    /// The stage.
+    pub stage: usize,
+    /// The empties it covers, first and last.
+    pub empties: (usize, usize),
+    /// Training positions used (its own and its neighbours').
     pub train_positions: usize,
-    /// Root mean squared error in discs on the training positions.
-    pub train_rmse: f64,
-    /// The same on the held-out positions (NaN when there are none).
-    pub validation_rmse: f64,
+    /// Mean absolute error in discs on the training positions of the stage itself.
+    pub train_mae: f64,
+    /// Held-out positions of the stage itself.
+    pub validation_positions: usize,
+    /// Mean absolute error in discs on them (NaN when there are none).
+    pub validation_mae: f64,
 }
 
 /// Training settings.
 #[derive(Clone, Copy, Debug)]
 pub struct TrainSettings {
-    /// Passes over the data per phase.
+    /// Passes over the data per stage.
     pub epochs: usize,
-    /// The step size of the first pass; it falls geometrically to a hundredth of it.
+    /// The step size of the first pass; it falls geometrically to a twentieth of it.
     pub learning_rate: f32,
+    /// The L2 penalty on each weight, per use.
+    pub l2: f32,
+    /// A stage also trains on positions this many empties outside it.
+    pub window: usize,
     /// Shuffling seed.
     pub seed: u64,
 }
@@ -47,86 +62,173 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> TrainSettings {
         TrainSettings {
-            epochs: 10,
-            learning_rate: 0.01,
+            epochs: 12,
+            learning_rate: 0.004,
+            l2: 0.0005,
+            window: 2,
             seed: 1,
         }
     }
 }
 
-/// Fits one weight table per phase to `train` and measures it on `validation`. Each phase
-/// trains on the positions within one phase width of it, so neighbouring tables agree.
+/// The features of every sample, `per` of them each, in one block.
+struct Encoded {
+    features: Vec<u32>,
+    per: usize,
+}
+
+fn encode(layout: &PatternWeights, samples: &[TrainSample]) -> Encoded {
+    let mut row = Vec::new();
+    let mut features = Vec::new();
+    let mut per = 0;
+    for s in samples {
+        layout.features(s.player, s.opponent, &mut row);
+        per = row.len();
+        features.extend_from_slice(&row);
+    }
+    Encoded { features, per }
+}
+
+/// The mean absolute error in discs of `score` (hundredths of a disc) on `samples`, per stage
+/// of `layout`: (positions, error) for each stage.
+pub fn stage_errors(
+    layout: &PatternWeights,
+    samples: &[TrainSample],
+    score: impl Fn(u64, u64) -> i32,
+) -> Vec<(usize, f64)> {
+    let mut sums = vec![(0usize, 0f64); layout.stages()];
+    for s in samples {
+        let slot = &mut sums[layout.stage_of(s.empties())];
+        slot.0 += 1;
+        slot.1 += (f64::from(score(s.player, s.opponent)) / 100.0 - f64::from(s.target)).abs();
+    }
+    sums.into_iter()
+        .map(|(n, total)| (n, if n == 0 { f64::NAN } else { total / n as f64 }))
+        .collect()
+}
+
+/// Fits the weights of every stage to `train` and measures them on `validation`, calling
+/// `report` after each stage.
 pub fn train_weights(
-    train: &[Sample],
-    validation: &[Sample],
+    train: &[TrainSample],
+    validation: &[TrainSample],
     settings: TrainSettings,
-    mut report: impl FnMut(&PhaseReport),
-) -> Result<PatternWeights, String> {
-    let size = phase_size();
-    let features = instance_count();
-    let mut all = vec![0i16; PHASES * size];
+    mut report: impl FnMut(&StageReport),
+) -> PatternWeights {
+    let mut out = PatternWeights::zeros();
+    let encoded = encode(&out, train);
+    let per = encoded.per;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
-    for phase in 0..PHASES {
-        let in_phase = |s: &Sample| {
-            let e = 64 - (s.player | s.opponent).count_ones() as usize;
-            let centre = phase * PHASE_EMPTIES + PHASE_EMPTIES / 2;
-            e.abs_diff(centre) <= PHASE_EMPTIES
-        };
-        let encode = |samples: &[Sample]| -> (Vec<u32>, Vec<f32>) {
-            let chosen: Vec<&Sample> = samples.iter().filter(|s| in_phase(s)).collect();
-            let mut indices = vec![0u32; chosen.len() * features];
-            for (s, out) in chosen.iter().zip(indices.chunks_exact_mut(features)) {
-                feature_indices(s.player, s.opponent, out);
-            }
-            (
-                indices,
-                chosen.iter().map(|s| f32::from(s.target)).collect(),
-            )
-        };
-        let (indices, targets) = encode(train);
-        let (val_indices, val_targets) = encode(validation);
-        let mut weights = vec![0f32; size];
-        let mut order: Vec<usize> = (0..targets.len()).collect();
+    for stage in 0..out.stages() {
+        let (first, last) = out.stage_empties(stage);
+        let (low, high) = (
+            first.saturating_sub(settings.window),
+            last + settings.window,
+        );
+        let chosen: Vec<usize> = (0..train.len())
+            .filter(|&i| (low..=high).contains(&(train[i].empties() as usize)))
+            .collect();
+        let mut weights = vec![0f32; out.stage_size()];
+        let mut order = chosen.clone();
         for epoch in 0..settings.epochs {
             order.shuffle(&mut rng);
-            // Falls to a hundredth over the passes: a large step finds the weights fast, and
-            // small ones at the end keep the last samples seen from pulling them about.
+            // Falls to a twentieth over the passes: large steps find the weights, small ones
+            // at the end keep the last positions seen from pulling them about.
             let progress = epoch as f32 / (settings.epochs.max(2) - 1) as f32;
-            let rate = settings.learning_rate * 0.01f32.powf(progress);
+            let rate = settings.learning_rate * 0.05f32.powf(progress);
+            let decay = 1.0 - rate * settings.l2;
             for &i in &order {
-                let row = &indices[i * features..][..features];
-                let predicted: f32 =
-                    weights[0] + row.iter().map(|&j| weights[j as usize]).sum::<f32>();
-                let step = rate * (targets[i] - predicted);
+                let row = &encoded.features[i * per..][..per];
+                let predicted = weights[0] + row.iter().map(|&j| weights[j as usize]).sum::<f32>();
+                let step = rate * (train[i].target - predicted);
                 weights[0] += step * 0.1;
                 for &j in row {
-                    weights[j as usize] += step;
+                    let w = &mut weights[j as usize];
+                    *w = *w * decay + step;
                 }
             }
         }
-        let rmse = |indices: &[u32], targets: &[f32]| -> f64 {
-            if targets.is_empty() {
-                return f64::NAN;
-            }
-            let total: f64 = targets
-                .iter()
-                .zip(indices.chunks_exact(features))
-                .map(|(&t, row)| {
-                    let p = weights[0] + row.iter().map(|&j| weights[j as usize]).sum::<f32>();
-                    f64::from(t - p).powi(2)
-                })
-                .sum();
-            (total / targets.len() as f64).sqrt()
-        };
-        report(&PhaseReport {
-            phase,
-            train_positions: targets.len(),
-            train_rmse: rmse(&indices, &targets),
-            validation_rmse: rmse(&val_indices, &val_targets),
-        });
-        for (slot, w) in all[phase * size..][..size].iter_mut().zip(&weights) {
+        for (slot, w) in out.stage_mut(stage).iter_mut().zip(&weights) {
             *slot = (w * 100.0).round().clamp(-32000.0, 32000.0) as i16;
         }
+        let own = |samples: &[TrainSample]| -> Vec<TrainSample> {
+            samples
+                .iter()
+                .filter(|s| out.stage_of(s.empties()) == stage)
+                .copied()
+                .collect()
+        };
+        let mae = |samples: &[TrainSample]| -> f64 {
+            let errors = stage_errors(&out, samples, |p, o| out.score(p, o));
+            errors[stage].1
+        };
+        let (own_train, own_validation) = (own(train), own(validation));
+        report(&StageReport {
+            stage,
+            empties: (first, last),
+            train_positions: chosen.len(),
+            train_mae: mae(&own_train),
+            validation_positions: own_validation.len(),
+            validation_mae: mae(&own_validation),
+        });
     }
-    PatternWeights::from_centi_discs(all)
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Bits, Position, flips};
+
+    #[test]
+    fn training_on_a_tiny_set_reduces_the_error() {
+        // Random games labelled by their final disc difference from each side to move's view.
+        let mut seed = 11u64;
+        let mut samples = Vec::new();
+        for _ in 0..300 {
+            let mut position = Position::start();
+            let mut game = Vec::new();
+            while !position.is_game_over() {
+                if position.must_pass() {
+                    position = position.pass();
+                    continue;
+                }
+                game.push(position);
+                let moves: Vec<usize> = Bits(position.legal_moves()).collect();
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let sq = moves[(seed >> 33) as usize % moves.len()];
+                position =
+                    position.play_flips(1 << sq, flips(position.player(), position.opponent(), sq));
+            }
+            let end = position.final_score();
+            for p in game {
+                let same_side = p.side_to_move() == position.side_to_move();
+                samples.push(TrainSample {
+                    player: p.player(),
+                    opponent: p.opponent(),
+                    target: (if same_side { end } else { -end }) as f32,
+                });
+            }
+        }
+        let zeros = PatternWeights::zeros();
+        let before = stage_errors(&zeros, &samples, |p, o| zeros.score(p, o));
+        let trained = train_weights(&samples, &[], TrainSettings::default(), |_| {});
+        let after = stage_errors(&trained, &samples, |p, o| trained.score(p, o));
+        let mean = |e: &[(usize, f64)]| {
+            let n: usize = e.iter().map(|x| x.0).sum();
+            e.iter()
+                .filter(|x| x.0 > 0)
+                .map(|x| x.0 as f64 * x.1)
+                .sum::<f64>()
+                / n as f64
+        };
+        assert!(
+            mean(&after) < 0.8 * mean(&before),
+            "error {} before, {} after",
+            mean(&before),
+            mean(&after)
+        );
+    }
 }

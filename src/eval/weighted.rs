@@ -34,6 +34,7 @@ pub struct Weighted;
 
 impl Evaluator for Weighted {
     const ID: u8 = 5;
+    type State = ();
 
     fn evaluate(&self, p: &Position) -> i32 {
         let (own, other) = (p.player(), p.opponent());

@@ -3,8 +3,18 @@
 //! samples for the pattern evaluator.
 
 use crate::board::{Color, MAX_EMPTIES, Move, Position, Square};
-use crate::eval::train::Sample;
 use std::path::{Path, PathBuf};
+
+/// A position of a WTHOR game with its label: the final disc difference for the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+    /// The final disc difference for the side to move.
+    pub target: i8,
+}
 
 /// One game of a WTHOR file.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -64,13 +64,14 @@ fn deepen<E: Evaluator>(
         stopper: &mut stopper,
     };
     let max_depth = max_depth.clamp(1, position.empty_count().max(1));
+    let state = eval.state(position);
     let mut last: Option<SearchReport> = None;
     let mut guess = 0;
     for depth in 1..=max_depth {
         if last.is_some() && limits.soft_expired() {
             break;
         }
-        let (value, best) = aspiration(&mut search, position, depth, guess);
+        let (value, best) = aspiration(&mut search, position, &state, depth, guess);
         if search.stopper.stopped() && last.is_some() {
             break;
         }
@@ -116,16 +117,17 @@ fn deepen<E: Evaluator>(
 fn aspiration<E: Evaluator>(
     search: &mut Midgame<'_, E>,
     position: &Position,
+    state: &E::State,
     depth: u32,
     guess: i32,
 ) -> (i32, u8) {
     if depth < ASPIRATION_MIN_DEPTH || guess.abs() > WIN {
-        return search.search(position, depth, -INFINITY, INFINITY);
+        return search.search(position, state, depth, -INFINITY, INFINITY);
     }
     let mut delta = ASPIRATION_DELTA;
     let (mut alpha, mut beta) = (guess - delta, guess + delta);
     loop {
-        let (v, best) = search.search(position, depth, alpha, beta);
+        let (v, best) = search.search(position, state, depth, alpha, beta);
         if search.stopper.stopped() {
             return (v, best);
         }

@@ -206,7 +206,7 @@ impl LevelSetting {
 
 impl Levels {
     /// Preset `level` (1..=MAX_LEVEL): midgame depth `level`, opening depth `min(level, 6)`,
-    /// the `classic` evaluator, and an exact solve from `level + 10` empties (at most 24)
+    /// the trained `pattern` evaluator, and an exact solve from `level + 10` empties (at most 24)
     /// for levels 4 and up; below that `2 x level + 2` empties.
     pub fn preset(level: u32) -> Option<Levels> {
         if !(1..=MAX_LEVEL).contains(&level) {
@@ -221,11 +221,11 @@ impl Levels {
             opening_moves: 6,
             opening: PhaseLevel {
                 depth: level.min(6),
-                eval: EvaluatorKind::Classic,
+                eval: EvaluatorKind::Pattern,
             },
             midgame: PhaseLevel {
                 depth: level,
-                eval: EvaluatorKind::Classic,
+                eval: EvaluatorKind::Pattern,
             },
             endgame_empties,
             endgame_mode: EndgameMode::Exact,

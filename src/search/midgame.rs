@@ -25,10 +25,41 @@ pub fn terminal_score(position: &Position) -> i32 {
 /// From this many plies left on, children are sorted by their static evaluation: the subtree
 /// below is big enough to repay an evaluation per child. Nearer the leaves, mobility is cheaper.
 const EVAL_ORDER_DEPTH: u32 = 3;
+/// From this many plies left on, nodes use the transposition table: below it a table probe (a
+/// cache miss) costs more than the few leaves it could save.
+const TABLE_MIN_DEPTH: u32 = 2;
 /// The mobility sort key: this much per reply left to the opponent (corner replies twice)...
 const REPLY_WEIGHT: i32 = 16;
 /// ... less this much for taking a corner (worth two replies).
 const CORNER_BONUS: i32 = 32;
+/// More legal moves than any Othello position has.
+const MAX_MOVES: usize = 36;
+
+/// A node's moves on the stack: square, flips and sort key, picked best first.
+struct MoveList {
+    moves: [(u8, u64, i32); MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// Takes out the move with the lowest key (the best for the side to move), if any.
+    #[inline]
+    fn next_best(&mut self) -> Option<(u8, u64)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.moves[i].2 < self.moves[best].2 {
+                best = i;
+            }
+        }
+        let (sq, flips, _) = self.moves[best];
+        self.len -= 1;
+        self.moves[best] = self.moves[self.len];
+        Some((sq, flips))
+    }
+}
 
 /// The midgame search's state for one search.
 pub(crate) struct Midgame<'a, E: Evaluator> {
@@ -51,52 +82,105 @@ impl<E: Evaluator> Midgame<'_, E> {
     };
 
     #[inline]
-    fn evaluate(&self, position: &Position) -> i32 {
-        self.eval.evaluate(position).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    fn evaluate(&self, state: &E::State, position: &Position) -> i32 {
+        self.eval
+            .evaluate_with(state, position)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// Children in search order: the table move, then by a one-ply evaluation when deep enough
-    /// (lowest first: it is the opponent's score), else by the opponent's mobility (corners
-    /// count double) with corners early.
-    fn ordered_children(
+    /// The moves in search order by their keys: the table move first, then by a one-ply
+    /// evaluation when deep enough (lowest first: it is the opponent's score), else by the
+    /// opponent's mobility (corners count double) with corners early.
+    fn ordered_moves(
         &self,
         position: &Position,
+        state: &E::State,
         moves: u64,
         tt_move: u8,
         depth: u32,
-    ) -> Vec<(u8, Position, i32)> {
-        let mut children: Vec<(u8, Position, i32)> = Bits(moves)
-            .map(|sq| {
-                let bit = 1u64 << sq;
-                let child = position.play_flips(
-                    bit,
-                    crate::board::flips(position.player(), position.opponent(), sq),
-                );
-                let key = if sq as u8 == tt_move {
-                    i32::MIN
-                } else if depth >= EVAL_ORDER_DEPTH {
-                    self.evaluate(&child)
-                } else {
-                    let replies = child.legal_moves();
-                    let mut key = REPLY_WEIGHT
-                        * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                    if bit & CORNERS != 0 {
-                        key -= CORNER_BONUS;
-                    }
-                    key
-                };
-                (sq as u8, child, key)
-            })
-            .collect();
-        children.sort_by_key(|c| c.2);
-        children
+    ) -> MoveList {
+        let mut list = MoveList {
+            moves: [(0, 0, 0); MAX_MOVES],
+            len: 0,
+        };
+        let (p, o) = (position.player(), position.opponent());
+        for sq in Bits(moves) {
+            let bit = 1u64 << sq;
+            let flips = crate::board::flips(p, o, sq);
+            let key = if sq as u8 == tt_move {
+                i32::MIN
+            } else if depth >= EVAL_ORDER_DEPTH {
+                let child = position.play_flips(bit, flips);
+                self.tt.prefetch(child.player(), child.opponent());
+                self.evaluate(&self.eval.play(state, sq, flips), &child)
+            } else {
+                let replies = legal_moves(o & !flips, p | flips | bit);
+                let mut key =
+                    REPLY_WEIGHT * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                if bit & CORNERS != 0 {
+                    key -= CORNER_BONUS;
+                }
+                key
+            };
+            list.moves[list.len] = (sq as u8, flips, key);
+            list.len += 1;
+        }
+        list
     }
 
-    /// The value of `position` searched `depth` plies deep in the window `alpha..beta`
-    /// (fail-soft), and its best move (`NO_MOVE` when it has none). A pass costs no depth.
+    /// The value of the leaf `child`, reached by the side to move of a position whose state
+    /// is `state` playing on `square` and turning `flips`: the final score of a finished game
+    /// (a full board or a side without discs; the rare game where both sides are blocked
+    /// with squares left is evaluated), else the evaluation.
+    #[inline]
+    fn leaf(&self, child: &Position, state: &E::State, square: usize, flips: u64) -> i32 {
+        if child.empty() == 0 || child.player() == 0 {
+            return terminal_score(child);
+        }
+        self.eval
+            .leaf_score(state, child, square, flips)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// A node with one ply left: each child is a leaf, searched in board order with no table
+    /// and no sorting (they would cost more than the leaves), until one refutes `beta`.
+    fn last_ply(
+        &mut self,
+        position: &Position,
+        state: &E::State,
+        moves: u64,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
+        let (p, o) = (position.player(), position.opponent());
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for sq in Bits(moves) {
+            let flips = crate::board::flips(p, o, sq);
+            let child = position.play_flips(1u64 << sq, flips);
+            self.nodes += 1;
+            let v = -self.leaf(&child, state, sq, flips);
+            if v > best {
+                best = v;
+                best_move = sq as u8;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_move)
+    }
+
+    /// The value of `position` (whose evaluator state is `state`) searched `depth` plies deep
+    /// in the window `alpha..beta` (fail-soft), and its best move (`NO_MOVE` when it has
+    /// none). A pass costs no depth.
     pub fn search(
         &mut self,
         position: &Position,
+        state: &E::State,
         depth: u32,
         mut alpha: i32,
         beta: i32,
@@ -111,19 +195,27 @@ impl<E: Evaluator> Midgame<'_, E> {
                 return (terminal_score(position), NO_MOVE);
             }
             if depth == 0 {
-                return (self.evaluate(position), NO_MOVE);
+                return (self.evaluate(state, position), NO_MOVE);
             }
+            let passed = self.eval.pass(state);
             return (
-                -self.search(&position.pass(), depth, -beta, -alpha).0,
+                -self
+                    .search(&position.pass(), &passed, depth, -beta, -alpha)
+                    .0,
                 NO_MOVE,
             );
         }
         if depth == 0 {
-            return (self.evaluate(position), NO_MOVE);
+            return (self.evaluate(state, position), NO_MOVE);
+        }
+        if depth == 1 {
+            return self.last_ply(position, state, moves, alpha, beta);
         }
         let (p, o) = (position.player(), position.opponent());
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(p, o, Self::KIND) {
+        if depth >= TABLE_MIN_DEPTH
+            && let Some(e) = self.tt.probe(p, o, Self::KIND)
+        {
             if u32::from(e.depth) >= depth {
                 if e.lower >= beta || e.lower == e.upper {
                     return (e.lower, e.best);
@@ -137,17 +229,22 @@ impl<E: Evaluator> Midgame<'_, E> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
-        for (i, (sq, child, _)) in self
-            .ordered_children(position, moves, tt_move, depth)
-            .into_iter()
-            .enumerate()
-        {
-            let v = if i == 0 {
-                -self.search(&child, depth - 1, -beta, -alpha).0
+        let mut list = self.ordered_moves(position, state, moves, tt_move, depth);
+        let mut first = true;
+        while let Some((sq, flips)) = list.next_best() {
+            let child = position.play_flips(1u64 << sq, flips);
+            let child_state = self.eval.play(state, sq as usize, flips);
+            let v = if first {
+                first = false;
+                -self
+                    .search(&child, &child_state, depth - 1, -beta, -alpha)
+                    .0
             } else {
-                let mut v = -self.search(&child, depth - 1, -alpha - 1, -alpha).0;
+                let mut v = -self
+                    .search(&child, &child_state, depth - 1, -alpha - 1, -alpha)
+                    .0;
                 if v > alpha && v < beta {
-                    v = -self.search(&child, depth - 1, -beta, -v).0;
+                    v = -self.search(&child, &child_state, depth - 1, -beta, -v).0;
                 }
                 v
             };
@@ -165,20 +262,126 @@ impl<E: Evaluator> Midgame<'_, E> {
                 }
             }
         }
-        let lower = if best > original_alpha {
-            best
-        } else {
-            -INFINITY
-        };
-        let upper = if best < beta { best } else { INFINITY };
-        self.tt.store(
-            (p, o),
-            Self::KIND,
-            depth.min(255) as u8,
-            lower,
-            upper,
-            best_move,
-        );
+        if depth >= TABLE_MIN_DEPTH {
+            let lower = if best > original_alpha {
+                best
+            } else {
+                -INFINITY
+            };
+            let upper = if best < beta { best } else { INFINITY };
+            self.tt.store(
+                (p, o),
+                Self::KIND,
+                depth.min(255) as u8,
+                lower,
+                upper,
+                best_move,
+            );
+        }
         (best, best_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{Pattern, PatternWthor};
+    use crate::search::limits::Limits;
+    use std::cell::Cell;
+
+    /// An evaluator that scores like `E` and checks, at every node, that the score from the
+    /// state the search carried equals the score computed from scratch.
+    struct Checked<E> {
+        inner: E,
+        checks: Cell<u64>,
+    }
+
+    impl<E: Evaluator> Evaluator for Checked<E> {
+        const ID: u8 = 200;
+        type State = E::State;
+
+        fn evaluate(&self, position: &Position) -> i32 {
+            self.inner.evaluate(position)
+        }
+
+        fn state(&self, position: &Position) -> E::State {
+            self.inner.state(position)
+        }
+
+        fn play(&self, state: &E::State, square: usize, flips: u64) -> E::State {
+            self.inner.play(state, square, flips)
+        }
+
+        fn pass(&self, state: &E::State) -> E::State {
+            self.inner.pass(state)
+        }
+
+        fn evaluate_with(&self, state: &E::State, position: &Position) -> i32 {
+            let score = self.inner.evaluate_with(state, position);
+            assert_eq!(score, self.inner.evaluate(position), "{position:?}");
+            self.checks.set(self.checks.get() + 1);
+            score
+        }
+
+        fn leaf_score(&self, state: &E::State, child: &Position, square: usize, flips: u64) -> i32 {
+            let score = self.inner.leaf_score(state, child, square, flips);
+            assert_eq!(score, self.inner.evaluate(child), "{child:?}");
+            self.checks.set(self.checks.get() + 1);
+            score
+        }
+    }
+
+    /// Positions along random games, with the passes they meet.
+    fn random_positions(games: usize, seed: u64) -> (Vec<Position>, usize) {
+        let mut state = seed;
+        let (mut out, mut passes) = (Vec::new(), 0);
+        for _ in 0..games {
+            let mut position = Position::start();
+            while !position.is_game_over() {
+                if position.must_pass() {
+                    position = position.pass();
+                    passes += 1;
+                }
+                out.push(position);
+                let moves: Vec<usize> = Bits(position.legal_moves()).collect();
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let sq = moves[(state >> 33) as usize % moves.len()];
+                let flips = crate::board::flips(position.player(), position.opponent(), sq);
+                position = position.play_flips(1 << sq, flips);
+            }
+        }
+        (out, passes)
+    }
+
+    fn check_searches<E: Evaluator>(inner: E) {
+        let (positions, passes) = random_positions(40, 5);
+        assert!(passes > 0, "the games meet no pass");
+        let eval = Checked {
+            inner,
+            checks: Cell::new(0),
+        };
+        let mut tt = TranspositionTable::new(1);
+        let mut stopper = Stopper::new(&Limits::none());
+        let mut search = Midgame {
+            tt: &mut tt,
+            eval: &eval,
+            nodes: 0,
+            stopper: &mut stopper,
+        };
+        // Every fourth position, searched 4 plies deep: the searches meet the passes and the
+        // finished games near the end of the random games.
+        for position in positions.iter().step_by(4) {
+            let state = eval.state(position);
+            search.search(position, &state, 4, -INFINITY, INFINITY);
+        }
+        assert!(eval.checks.get() > 100_000, "{} checks", eval.checks.get());
+    }
+
+    #[test]
+    fn incremental_scores_equal_fresh_scores_at_every_node_of_searches() {
+        check_searches(Pattern);
+        check_searches(PatternWthor);
     }
 }

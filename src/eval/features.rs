@@ -1,0 +1,445 @@
+//! The features the trained evaluators read: placements of fixed square groups (patterns)
+//! whose contents index weight tables, and a few counts (mobility, potential mobility).
+//!
+//! **Patterns.** Every shape of [`SHAPES`] is placed on the board in all its distinct
+//! orientations under the 8 symmetries; the placements of one shape share one weight table, so
+//! a position and its mirror images score alike. A placement's index is its squares' contents
+//! read as a base-3 number: 0 empty, 1 the side to move's disc, 2 the other side's; the first
+//! square is the lowest digit.
+//!
+//! **Incremental indices.** Rebuilding 46 indices square by square at every node costs more
+//! than the rest of a search node. [`FeatureState`] keeps the indices of both sides' views and
+//! updates them along a move from one table row per changed square ([`FeatureState::play`]):
+//! a move changes a handful of squares, each in about six placements, and the update is a few
+//! vector additions over 48 lanes. A search carries the state down the tree; nothing is
+//! allocated per node.
+
+use crate::board::{Bits, apply_symmetry, legal_moves};
+use std::sync::LazyLock;
+
+/// The pattern shapes in one orientation, as square indices (`a1` = 0, `h1` = 7, `a2` = 8):
+/// the family the strong engines use.
+pub const SHAPES: [&[u8]; 11] = [
+    // Second, third and fourth rows.
+    &[8, 9, 10, 11, 12, 13, 14, 15],
+    &[16, 17, 18, 19, 20, 21, 22, 23],
+    &[24, 25, 26, 27, 28, 29, 30, 31],
+    // Diagonals of 8, 7, 6, 5 and 4 squares.
+    &[0, 9, 18, 27, 36, 45, 54, 63],
+    &[1, 10, 19, 28, 37, 46, 55],
+    &[2, 11, 20, 29, 38, 47],
+    &[3, 12, 21, 30, 39],
+    &[4, 13, 22, 31],
+    // The edge with both X-squares.
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    // A corner's 2 x 5 block.
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    // A corner's 3 x 3 block.
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+];
+
+/// The number of placements of all shapes.
+pub const PLACEMENTS: usize = 46;
+/// Lanes of the index vectors: the placements, padded to a multiple of 16.
+pub const LANES: usize = 48;
+/// The most squares in one shape.
+const MAX_SHAPE: usize = 10;
+
+/// Where each shape's weights start in a stage's table; entry 0 of a table is the bias. Also
+/// returns the end of the pattern weights.
+pub fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
+    let mut offsets = [0u32; SHAPES.len()];
+    let mut at = 1usize;
+    for (i, shape) in SHAPES.iter().enumerate() {
+        offsets[i] = at as u32;
+        at += 3usize.pow(shape.len() as u32);
+    }
+    (offsets, at)
+}
+
+/// The placements and the update table, built once.
+struct Tables {
+    /// Each placement's squares, first digit first (`len` of them).
+    squares: [[u8; MAX_SHAPE]; PLACEMENTS],
+    len: [usize; PLACEMENTS],
+    /// Where each placement's shape table starts (see [`shape_offsets`]).
+    offsets: [u32; PLACEMENTS],
+    /// For each square, `3^k` in the lane of every placement whose `k`-th digit it is.
+    delta: [[u16; LANES]; 64],
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let (shape_start, _) = shape_offsets();
+    let mut tables = Tables {
+        squares: [[0; MAX_SHAPE]; PLACEMENTS],
+        len: [0; PLACEMENTS],
+        offsets: [0; PLACEMENTS],
+        delta: [[0; LANES]; 64],
+    };
+    let mut n = 0;
+    for (i, shape) in SHAPES.iter().enumerate() {
+        let mut seen = Vec::new();
+        for sym in 0..8 {
+            let squares: Vec<u8> = shape
+                .iter()
+                .map(|&sq| apply_symmetry(1u64 << sq, sym).trailing_zeros() as u8)
+                .collect();
+            let set = squares.iter().fold(0u64, |acc, &sq| acc | (1u64 << sq));
+            if seen.contains(&set) {
+                continue;
+            }
+            seen.push(set);
+            tables.squares[n][..squares.len()].copy_from_slice(&squares);
+            tables.len[n] = squares.len();
+            tables.offsets[n] = shape_start[i];
+            for (k, &sq) in squares.iter().enumerate() {
+                tables.delta[sq as usize][n] = 3u16.pow(k as u32);
+            }
+            n += 1;
+        }
+    }
+    assert_eq!(n, PLACEMENTS, "the shapes have {n} placements");
+    tables
+});
+
+/// Each placement's start in a stage's table, in lane order.
+#[inline]
+pub fn placement_offsets() -> &'static [u32; PLACEMENTS] {
+    &TABLES.offsets
+}
+
+/// The squares of every placement, first digit first (for tests and tools).
+pub fn placement_squares() -> Vec<Vec<u8>> {
+    (0..PLACEMENTS)
+        .map(|i| TABLES.squares[i][..TABLES.len[i]].to_vec())
+        .collect()
+}
+
+/// The index of placement `i` for `player` to move, computed square by square.
+fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
+    TABLES.squares[i][..TABLES.len[i]]
+        .iter()
+        .rev()
+        .fold(0u16, |index, &sq| {
+            let bit = 1u64 << sq;
+            index * 3 + u16::from(player & bit != 0) + 2 * u16::from(opponent & bit != 0)
+        })
+}
+
+/// The sum of the weights in `table` that the placements select for `player` to move,
+/// computed from scratch (no [`FeatureState`]): by bit gathers where the processor has them.
+#[inline]
+pub fn pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        gather::pattern_sum(table, player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        slow_pattern_sum(table, player, opponent)
+    }
+}
+
+/// [`pattern_sum`] square by square: the reference the fast paths are tested against.
+pub fn slow_pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
+    (0..PLACEMENTS)
+        .map(|i| {
+            let at = TABLES.offsets[i] + u32::from(placement_index(i, player, opponent));
+            i32::from(table[at as usize])
+        })
+        .sum()
+}
+
+/// Indices by BMI2's `pext`: a placement's squares, seen under a symmetry that lists them in
+/// ascending order, are gathered into a bit mask whose base-3 reading is a table lookup.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+mod gather {
+    use super::{MAX_SHAPE, PLACEMENTS, TABLES};
+    use crate::board::apply_symmetry;
+    use std::sync::LazyLock;
+
+    /// Base-3 values of binary digit masks: bit `k` set adds `3^k`.
+    static TERNARY: [u16; 1 << MAX_SHAPE] = {
+        let mut t = [0u16; 1 << MAX_SHAPE];
+        let mut mask = 1;
+        while mask < t.len() {
+            t[mask] = 3 * t[mask >> 1] + (mask & 1) as u16;
+            mask += 1;
+        }
+        t
+    };
+
+    /// One placement: its squares on the board turned by the group's symmetry, and its start.
+    struct Gather {
+        mask: u64,
+        offset: u32,
+    }
+
+    /// The placements grouped by the symmetry that lists their squares in ascending order, so
+    /// the board is turned once per group. The cheap symmetries are preferred.
+    static GATHERS: LazyLock<Vec<(u8, Vec<Gather>)>> = LazyLock::new(|| {
+        const PREFERENCE: [u8; 8] = [0, 2, 3, 1, 4, 6, 7, 5];
+        let mut groups: Vec<(u8, Vec<Gather>)> = Vec::new();
+        for i in 0..PLACEMENTS {
+            let squares = &TABLES.squares[i][..TABLES.len[i]];
+            let found = PREFERENCE.iter().find_map(|&sym| {
+                let turned: Vec<u64> = squares
+                    .iter()
+                    .map(|&sq| apply_symmetry(1u64 << sq, sym))
+                    .collect();
+                let ascending = turned.windows(2).all(|w| w[0] < w[1]);
+                ascending.then(|| (sym, turned.iter().fold(0, |acc, b| acc | b)))
+            });
+            // Every placement is a shape seen under a symmetry, and the inverse symmetry lists
+            // the shape's squares, which are in ascending order.
+            let Some((sym, mask)) = found else {
+                unreachable!("placement {i} has no ascending view")
+            };
+            let gather = Gather {
+                mask,
+                offset: TABLES.offsets[i],
+            };
+            match groups.iter_mut().find(|(s, _)| *s == sym) {
+                Some((_, group)) => group.push(gather),
+                None => groups.push((sym, vec![gather])),
+            }
+        }
+        groups.sort_by_key(|(sym, _)| *sym);
+        groups
+    });
+
+    #[inline]
+    pub(super) fn pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
+        use std::arch::x86_64::_pext_u64;
+        let mut sum = 0i32;
+        for (sym, group) in GATHERS.iter() {
+            let p = apply_symmetry(player, *sym);
+            let o = apply_symmetry(opponent, *sym);
+            for g in group {
+                // SAFETY: compiled only where the target has BMI2.
+                let (pm, om) = unsafe { (_pext_u64(p, g.mask), _pext_u64(o, g.mask)) };
+                let index = u32::from(TERNARY[pm as usize]) + 2 * u32::from(TERNARY[om as usize]);
+                sum += i32::from(table[(g.offset + index) as usize]);
+            }
+        }
+        sum
+    }
+}
+
+/// The pattern indices of a position from both sides' views, kept up to date along moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureState {
+    /// The indices with digit 1 for the side to move.
+    pub mine: [u16; LANES],
+    /// The indices with digit 1 for the other side.
+    pub theirs: [u16; LANES],
+}
+
+impl Default for FeatureState {
+    fn default() -> FeatureState {
+        FeatureState {
+            mine: [0; LANES],
+            theirs: [0; LANES],
+        }
+    }
+}
+
+impl FeatureState {
+    /// The indices of `player` (to move) against `opponent`, computed from scratch.
+    pub fn new(player: u64, opponent: u64) -> FeatureState {
+        let mut state = FeatureState::default();
+        for i in 0..PLACEMENTS {
+            state.mine[i] = placement_index(i, player, opponent);
+            state.theirs[i] = placement_index(i, opponent, player);
+        }
+        state
+    }
+
+    /// The state after the side to move plays on `square`, turning `flips`: the views swap,
+    /// since the other side is then to move.
+    #[inline]
+    pub fn play(&self, square: usize, flips: u64) -> FeatureState {
+        let delta = &TABLES.delta;
+        let mut flipped = [0u16; LANES];
+        for f in Bits(flips) {
+            for (sum, d) in flipped.iter_mut().zip(&delta[f]) {
+                *sum = sum.wrapping_add(*d);
+            }
+        }
+        let placed = &delta[square];
+        let mut next = FeatureState::default();
+        for k in 0..LANES {
+            // Mover's view: the square goes 0 -> 1, each flip 2 -> 1. Other view: 0 -> 2, 1 -> 2.
+            next.theirs[k] = self.mine[k]
+                .wrapping_add(placed[k])
+                .wrapping_sub(flipped[k]);
+            next.mine[k] = self.theirs[k]
+                .wrapping_add(placed[k].wrapping_mul(2))
+                .wrapping_add(flipped[k]);
+        }
+        next
+    }
+
+    /// The indices of the side to move after the side to move here plays on `square`,
+    /// turning `flips`: [`FeatureState::play`]'s `mine` alone, which is all a leaf needs.
+    #[inline]
+    pub fn mine_after(&self, square: usize, flips: u64) -> [u16; LANES] {
+        let delta = &TABLES.delta;
+        let placed = &delta[square];
+        let mut mine = [0u16; LANES];
+        for k in 0..LANES {
+            mine[k] = self.theirs[k].wrapping_add(placed[k].wrapping_mul(2));
+        }
+        for f in Bits(flips) {
+            for (index, d) in mine.iter_mut().zip(&delta[f]) {
+                *index = index.wrapping_add(*d);
+            }
+        }
+        mine
+    }
+
+    /// The state after a pass.
+    #[inline]
+    pub fn pass(&self) -> FeatureState {
+        FeatureState {
+            mine: self.theirs,
+            theirs: self.mine,
+        }
+    }
+}
+
+/// The most moves counted by the mobility features; more count as this many.
+pub const MOBILITY_MAX: usize = 24;
+/// The most squares counted by the potential mobility features.
+pub const POTENTIAL_MAX: usize = 32;
+/// Weights of the count features after the patterns: the side to move's mobility, the other
+/// side's, then both sides' potential mobility.
+pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1);
+
+/// The empty squares next to a disc of `discs` (where the other side may later move).
+#[inline]
+fn frontier(discs: u64, empty: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let spread = (discs << 8)
+        | (discs >> 8)
+        | ((discs << 1) & NOT_A)
+        | ((discs >> 1) & NOT_H)
+        | ((discs << 9) & NOT_A)
+        | ((discs >> 7) & NOT_A)
+        | ((discs << 7) & NOT_H)
+        | ((discs >> 9) & NOT_H);
+    spread & empty
+}
+
+/// The offsets (after the pattern weights, which end at `patterns_end`) of the count
+/// features that `player` to move against `opponent` selects, given `player`'s moves.
+#[inline]
+pub fn count_features(player: u64, opponent: u64, moves: u64, patterns_end: usize) -> [u32; 4] {
+    let empty = !(player | opponent);
+    let theirs = legal_moves(opponent, player);
+    let mine_count = (moves.count_ones() as usize).min(MOBILITY_MAX);
+    let theirs_count = (theirs.count_ones() as usize).min(MOBILITY_MAX);
+    // Potential mobility: empty squares beside the other side's discs are where the side to
+    // move may later play.
+    let mine_potential = (frontier(opponent, empty).count_ones() as usize).min(POTENTIAL_MAX);
+    let theirs_potential = (frontier(player, empty).count_ones() as usize).min(POTENTIAL_MAX);
+    let base = patterns_end;
+    let second = base + MOBILITY_MAX + 1;
+    let third = second + MOBILITY_MAX + 1;
+    let fourth = third + POTENTIAL_MAX + 1;
+    [
+        (base + mine_count) as u32,
+        (second + theirs_count) as u32,
+        (third + mine_potential) as u32,
+        (fourth + theirs_potential) as u32,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Position, flips};
+
+    #[test]
+    fn every_shape_has_the_expected_number_of_placements() {
+        let (offsets, _) = shape_offsets();
+        let mut per_shape = [0usize; SHAPES.len()];
+        for o in placement_offsets() {
+            per_shape[offsets.iter().position(|s| s == o).unwrap()] += 1;
+        }
+        // Rows: 4 each; the long diagonal 2; other diagonals 4; edge 4; 2 x 5 block 8; 3 x 3 4.
+        assert_eq!(per_shape, [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4]);
+    }
+
+    #[test]
+    fn incremental_indices_equal_fresh_ones_along_random_games() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            let mut position = Position::start();
+            let mut state = FeatureState::new(position.player(), position.opponent());
+            while !position.is_game_over() {
+                if position.must_pass() {
+                    position = position.pass();
+                    state = state.pass();
+                } else {
+                    let moves: Vec<usize> = Bits(position.legal_moves()).collect();
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let sq = moves[(seed >> 33) as usize % moves.len()];
+                    let f = flips(position.player(), position.opponent(), sq);
+                    state = state.play(sq, f);
+                    position = position.play_flips(1u64 << sq, f);
+                }
+                assert_eq!(
+                    state,
+                    FeatureState::new(position.player(), position.opponent())
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_sums_equal_square_by_square_sums() {
+        // A table of distinct pseudo-random weights, so that any wrong index shows.
+        let (_, end) = shape_offsets();
+        let table: Vec<i16> = (0..end as u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 20) as i16)
+            .collect();
+        let mut seed = 7u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let a = seed;
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (player, opponent) = (a & !seed, seed & !a);
+            assert_eq!(
+                pattern_sum(&table, player, opponent),
+                slow_pattern_sum(&table, player, opponent)
+            );
+            let state = FeatureState::new(player, opponent);
+            let incremental: i32 = (0..PLACEMENTS)
+                .map(|i| {
+                    i32::from(table[(placement_offsets()[i] + u32::from(state.mine[i])) as usize])
+                })
+                .sum();
+            assert_eq!(incremental, slow_pattern_sum(&table, player, opponent));
+        }
+    }
+
+    #[test]
+    fn frontier_counts_the_empty_neighbours() {
+        let start = Position::start();
+        // Each side's two diagonal centre discs touch 10 empty squares.
+        let empty = start.empty();
+        assert_eq!(frontier(start.player(), empty).count_ones(), 10);
+        assert_eq!(frontier(start.opponent(), empty).count_ones(), 10);
+        // A lone corner disc has three neighbours, none across the edge.
+        // A lone disc on a1 touches b1, a2 and b2, and nothing across the edges.
+        assert_eq!(frontier(1, !1), 0x302);
+    }
+}
