@@ -358,8 +358,13 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
     match CAUGHT.load(Ordering::SeqCst) {
         0 => Ok(()),
         signal => {
+            let name = match signal as i32 {
+                signal_hook::consts::SIGINT => "SIGINT".to_string(),
+                signal_hook::consts::SIGTERM => "SIGTERM".to_string(),
+                other => format!("signal {other}"),
+            };
             eprintln!(
-                "datagen: stopped by signal {signal}; {out} holds every finished game: rerun with --resume to go on"
+                "datagen: stopped by {name}; {out} holds every finished game: rerun with --resume to go on"
             );
             std::process::exit(128 + signal as i32)
         }

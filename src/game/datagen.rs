@@ -344,9 +344,9 @@ pub fn resume_point(
 /// index, each game's records in their order. Refuses a game found in two files, and a file
 /// whose game's records are not together.
 pub fn merge_shards(files: &[(String, Vec<Sample>)]) -> Result<Vec<Sample>, String> {
-    let mut owner: HashMap<u32, &str> = HashMap::new();
+    let mut owner: HashMap<u32, usize> = HashMap::new();
     let mut games: Vec<(u32, &[Sample])> = Vec::new();
-    for (name, samples) in files {
+    for (index, (name, samples)) in files.iter().enumerate() {
         let mut start = 0;
         while start < samples.len() {
             let game = samples[start].game;
@@ -355,11 +355,14 @@ pub fn merge_shards(files: &[(String, Vec<Sample>)]) -> Result<Vec<Sample>, Stri
                     .iter()
                     .take_while(|s| s.game == game)
                     .count();
-            if let Some(other) = owner.insert(game, name) {
-                return Err(if other == name {
+            if let Some(other) = owner.insert(game, index) {
+                return Err(if other == index {
                     format!("{name}: the records of game {game} are not together")
                 } else {
-                    format!("game {game} is in both {other} and {name} (the same shard twice?)")
+                    format!(
+                        "game {game} is in both {} and {name} (the same shard twice?)",
+                        files[other].0
+                    )
                 });
             }
             games.push((game, &samples[start..end]));
