@@ -387,7 +387,7 @@ impl Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
             let style = ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} games, {msg} positions, {per_sec}, ETA {eta}",
+                "{bar:30} {pos}/{len} games, {msg} positions, ETA {eta}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
@@ -429,7 +429,8 @@ impl Progress {
 
     fn finish(&self) {
         if let Some(bar) = &self.bar {
-            bar.finish();
+            // The summary line follows, and says as much.
+            bar.finish_and_clear();
         }
     }
 }
