@@ -1,8 +1,7 @@
 //! Arguments several subcommands share (the level flags, the table size, the seed, a
 //! position) and value parsers whose errors name the problem.
 
-use crate::arena::options::CliError;
-use crate::arena::options::parse_in_range;
+pub use crate::arena::options::{CliError, parse_in_range};
 use crate::board::Position;
 use crate::eval::pattern::PatternWeights;
 use crate::search::{LevelSetting, Levels, Searcher};

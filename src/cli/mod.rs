@@ -4,6 +4,7 @@
 mod analyse;
 mod args;
 mod bench;
+mod datagen;
 mod perft;
 mod serve;
 mod solve;
@@ -61,6 +62,10 @@ enum Command {
     /// Fit the pattern weights to data files made by datagen
     #[command(args_override_self = true)]
     Train(train::TrainArgs),
+    /// Training data: self-play (or WTHOR) games labelled by search and exact solver; `datagen
+    /// merge` joins shard files, `datagen stats` counts a file.
+    #[command(args_override_self = true)]
+    Datagen(datagen::DatagenCommand),
 }
 
 /// `match`: a match, or `match merge`.
@@ -115,6 +120,7 @@ pub fn main() -> ExitCode {
             None => crate::arena::MatchConfig::from_args(m.args).and_then(crate::arena::run_match),
         },
         Some(Command::Train(a)) => train::run(a),
+        Some(Command::Datagen(a)) => datagen::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,6 +13,7 @@
 //! and a place in the dispatch.
 
 mod classic;
+pub mod dataset;
 mod discs;
 pub mod features;
 pub mod pattern;

@@ -7,8 +7,11 @@
 //! - [`notation`]: moves and numbers as NBoard, GGF and GTP write them (nom parsers).
 //! - [`openings`]: opening sets for matches (generated, or read from a file).
 //! - [`wthor`]: the WTHOR archive format, read into training samples.
+//! - [`datagen`]: training data from self-play and WTHOR games, labelled by search and solver;
+//!   resuming, merging and counting its files.
 
 pub mod clock;
+pub mod datagen;
 pub mod ggf;
 pub mod notation;
 pub mod openings;

@@ -129,13 +129,9 @@ pub fn game_samples(game: &WthorGame, depth: u8) -> Result<Vec<Sample>, String> 
         .collect())
 }
 
-/// Reads every `WTH_*.wtb` file of `dir` and returns their samples, the games whose number
-/// (counting across files in name order) is a multiple of `holdout_every` set apart for
-/// validation.
-pub fn load_wthor_dir(
-    dir: &Path,
-    holdout_every: usize,
-) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+/// The games of every `.wtb` file of `dir`, files in name order, each file's games in its
+/// order, with the theoretical-score depth of the file each comes from.
+pub fn read_wthor_dir(dir: &Path) -> Result<Vec<(WthorGame, u8)>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -145,21 +141,32 @@ pub fn load_wthor_dir(
     if files.is_empty() {
         return Err(format!("no .wtb files in {}", dir.display()));
     }
-    let (mut train, mut validation) = (Vec::new(), Vec::new());
-    let mut game_number = 0usize;
+    let mut games = Vec::new();
     for path in files {
         let bytes =
             std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let file = parse_wthor(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, game) in file.games.iter().enumerate() {
-            let samples = game_samples(game, file.depth)
-                .map_err(|e| format!("{}: game {}: {e}", path.display(), i + 1))?;
-            game_number += 1;
-            if holdout_every > 0 && game_number.is_multiple_of(holdout_every) {
-                validation.extend(samples);
-            } else {
-                train.extend(samples);
-            }
+        games.extend(file.games.into_iter().map(|g| (g, file.depth)));
+    }
+    Ok(games)
+}
+
+/// Reads every `WTH_*.wtb` file of `dir` and returns their samples, the games whose number
+/// (counting across files in name order) is a multiple of `holdout_every` set apart for
+/// validation.
+pub fn load_wthor_dir(
+    dir: &Path,
+    holdout_every: usize,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let (mut train, mut validation) = (Vec::new(), Vec::new());
+    for (i, (game, depth)) in read_wthor_dir(dir)?.iter().enumerate() {
+        let samples = game_samples(game, *depth)
+            .map_err(|e| format!("{}: game {}: {e}", dir.display(), i + 1))?;
+        let game_number = i + 1;
+        if holdout_every > 0 && game_number.is_multiple_of(holdout_every) {
+            validation.extend(samples);
+        } else {
+            train.extend(samples);
         }
     }
     Ok((train, validation))

@@ -1,0 +1,490 @@
+//! `othello-engine datagen`: training data from self-play or WTHOR games (`--out FILE`), and
+//! `datagen merge` / `datagen stats` for its files. The games and labels are made in
+//! `game::datagen`, the file format is `eval::dataset`; this file reads the flags, keeps the
+//! output file, shows progress and stops cleanly on SIGINT or SIGTERM.
+
+use super::args::{CliError, error, hash_mib, parse_in_range};
+use crate::eval::EvaluatorKind;
+use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset, read_dataset};
+use crate::game::datagen::{
+    DatagenSettings, STATS_BRACKET, dataset_stats, in_shard, merge_shards, resume_point,
+    self_play_game, wthor_game,
+};
+use crate::game::wthor::read_wthor_dir;
+use crate::search::{Limits, Searcher};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// The table size when `--hash` is not given, in MiB: enough for solves of 20 empties, and
+/// small enough that clearing it before each game costs little.
+const DEFAULT_HASH_MIB: usize = 16;
+/// Without a terminal, a progress line every this many percent of the games.
+const LOG_EVERY_PERCENT: u64 = 5;
+
+/// `datagen`: a generation run, or `datagen merge` / `datagen stats`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct DatagenCommand {
+    #[command(subcommand)]
+    tool: Option<DatagenTool>,
+    #[command(flatten)]
+    args: DatagenArgs,
+}
+
+/// The tools for data files.
+#[derive(Subcommand, Debug)]
+enum DatagenTool {
+    /// Join the files of a run's shards into one, ordered by game.
+    #[command(args_override_self = true)]
+    Merge {
+        /// Files written by `datagen --shard i/n`.
+        #[arg(value_name = "FILE")]
+        files: Vec<String>,
+        /// The merged file (must not exist yet).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    },
+    /// Count a data file's records, games and exact labels, per bracket of empties.
+    #[command(args_override_self = true)]
+    Stats {
+        /// A file written by `datagen`.
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+}
+
+/// The flags of a generation run. Values stay text here and are checked in [`run`], so that
+/// every mistake gets our own one-line message.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// Games to play (with --wthor: at most this many of the folder's games; default all).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    games: Option<String>,
+    /// The data file to write; it must not exist unless --resume.
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    /// The run's seed: with a game's index it fixes the game (default 0).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
+    /// The number of random moves that open a game, drawn per game (default 6-12).
+    #[arg(long, value_name = "MIN-MAX", allow_hyphen_values = true)]
+    random_plies: Option<String>,
+    /// Depth of the searches that choose the moves, 1 to 30 (default 6).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    depth: Option<String>,
+    /// The evaluator of those searches (default pattern).
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// The chance of a random move instead of the searched one, 0 to 1 (default 0.05).
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    epsilon: Option<String>,
+    /// Solve every position with this many empties or fewer, 0 to 30 (default 20).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    solve_empties: Option<String>,
+    /// Play only the games g with g % n = i - 1, for n machines with one command line.
+    #[arg(long, value_name = "i/n", allow_hyphen_values = true)]
+    shard: Option<String>,
+    /// Continue the --out file of a stopped run with the same flags.
+    #[arg(long)]
+    resume: bool,
+    /// Transposition table size in MiB (default 16).
+    #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
+    hash: Option<usize>,
+    /// Label the positions of the WTHOR games of DIR instead of playing games.
+    #[arg(long, value_name = "DIR")]
+    wthor: Option<String>,
+}
+
+/// Runs `datagen`, `datagen merge` or `datagen stats`.
+pub fn run(command: DatagenCommand) -> Result<(), CliError> {
+    match command.tool {
+        Some(DatagenTool::Merge { files, out }) => merge(&files, out.as_deref()),
+        Some(DatagenTool::Stats { file }) => stats(&file),
+        None => generate(command.args),
+    }
+}
+
+/// Reads `--shard i/n` with 1 <= i <= n (the words of `match --shard`).
+fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        error(format!(
+            "bad --shard '{text}': expected i/n with 1 <= i <= n"
+        ))
+    };
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Reads `--random-plies MIN-MAX` (or a single number), 0 <= MIN <= MAX <= 60.
+fn parse_random_plies(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        error(format!(
+            "bad --random-plies '{text}': expected MIN-MAX with 0 <= MIN <= MAX <= 60"
+        ))
+    };
+    let (min, max) = text.split_once('-').unwrap_or((text, text));
+    let (min, max): (u32, u32) = (
+        min.trim().parse().map_err(|_| bad())?,
+        max.trim().parse().map_err(|_| bad())?,
+    );
+    if min > max || max > 60 {
+        return Err(bad());
+    }
+    Ok((min, max))
+}
+
+/// The settings the flags give, checked.
+fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
+    let seed = match &args.seed {
+        Some(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| error(format!("bad --seed '{s}': expected a whole number")))?,
+        None => 0,
+    };
+    let eval = match &args.eval {
+        Some(e) => e
+            .parse::<EvaluatorKind>()
+            .map_err(|e| error(format!("--eval: {e}")))?,
+        None => EvaluatorKind::Pattern,
+    };
+    if eval == EvaluatorKind::Random {
+        return Err(error("datagen needs a searching evaluator, not random"));
+    }
+    let epsilon = match &args.epsilon {
+        Some(text) => match text.trim().parse::<f64>() {
+            Ok(p) if (0.0..=1.0).contains(&p) => p,
+            _ => {
+                return Err(error(format!(
+                    "bad --epsilon '{text}': expected a number from 0 to 1"
+                )));
+            }
+        },
+        None => 0.05,
+    };
+    Ok(DatagenSettings {
+        seed,
+        random_plies: match &args.random_plies {
+            Some(text) => parse_random_plies(text)?,
+            None => (6, 12),
+        },
+        depth: match &args.depth {
+            Some(d) => parse_in_range(d, "depth", 1..=30)?,
+            None => 6,
+        },
+        eval,
+        epsilon,
+        solve_empties: match &args.solve_empties {
+            Some(n) => parse_in_range(n, "solve-empties", 0..=30)?,
+            None => 20,
+        },
+    })
+}
+
+/// Where the games come from.
+enum Source {
+    /// Self-play.
+    SelfPlay,
+    /// The moves of the WTHOR games of a folder, in file order.
+    Wthor(Vec<Vec<crate::board::Square>>),
+}
+
+/// Caught SIGINT and SIGTERM: the number of the first, 0 for none.
+static CAUGHT: AtomicUsize = AtomicUsize::new(0);
+/// Set by the first signal: a second one ends the process at once.
+static ARMED: AtomicBool = AtomicBool::new(false);
+
+/// From now on SIGINT and SIGTERM raise `stop` (and are recorded); a second one exits at once.
+fn catch_signals(stop: &Arc<AtomicBool>) -> Result<(), CliError> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let register = |signal: i32| -> std::io::Result<()> {
+        // The shutdown first: handlers run in registration order.
+        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, &ARMED)?;
+        signal_hook::flag::register(signal, &ARMED)?;
+        signal_hook::flag::register(signal, Arc::clone(stop))?;
+        signal_hook::flag::register_usize(signal, &CAUGHT, signal as usize)?;
+        Ok(())
+    };
+    register(SIGINT)
+        .and_then(|()| register(SIGTERM))
+        .map_err(|e| error(format!("cannot catch signals: {e}")))
+}
+
+/// Opens the output file: a new one (refused if it exists, unless `resume`), or the file of a
+/// stopped run cut back to its last whole game. Returns the writer and the first game to play.
+fn open_output(
+    out: &str,
+    resume: bool,
+    shard: Option<(u32, u32)>,
+    games: u32,
+    wthor: bool,
+) -> Result<(DatasetWriter<File>, u32, usize), CliError> {
+    let exists = Path::new(out).exists();
+    if exists && !resume {
+        return Err(error(format!(
+            "{out} exists: add --resume to continue it, or remove it"
+        )));
+    }
+    if !exists {
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(out)
+            .map_err(|e| error(format!("cannot create {out}: {e}")))?;
+        let writer =
+            DatasetWriter::create(file).map_err(|e| error(format!("cannot write {out}: {e}")))?;
+        return Ok((writer, 0, 0));
+    }
+    let bytes = std::fs::read(out).map_err(|e| error(format!("cannot read {out}: {e}")))?;
+    let point = resume_point(&bytes, shard, games)
+        .map_err(|e| error(format!("cannot resume {out}: {e}")))?;
+    let (samples, _) = parse_dataset(&bytes, true).map_err(error)?;
+    if let Some(s) = samples
+        .iter()
+        .find(|s| (s.flags & FLAG_WTHOR != 0) != wthor)
+    {
+        let (file_kind, run_kind) = if wthor {
+            ("self-play", "--wthor")
+        } else {
+            ("WTHOR", "self-play")
+        };
+        return Err(error(format!(
+            "cannot resume {out}: game {} is {file_kind} data, this run is {run_kind}",
+            s.game
+        )));
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(out)
+        .map_err(|e| error(format!("cannot open {out}: {e}")))?;
+    file.set_len(point.keep_bytes)
+        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+        .map_err(|e| error(format!("cannot cut {out} back to its last whole game: {e}")))?;
+    let next = point.next_game.unwrap_or(0);
+    Ok((DatasetWriter::append(file), next, point.kept_records))
+}
+
+/// A generation run.
+fn generate(args: DatagenArgs) -> Result<(), CliError> {
+    let settings = settings(&args)?;
+    let out = args
+        .out
+        .as_deref()
+        .ok_or_else(|| error("datagen needs --out FILE"))?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let games_limit = args
+        .games
+        .as_deref()
+        .map(|g| parse_in_range(g, "games", 1..=1_000_000_000))
+        .transpose()?;
+    let source = match &args.wthor {
+        Some(dir) => {
+            let games = read_wthor_dir(Path::new(dir)).map_err(error)?;
+            Source::Wthor(games.into_iter().map(|(g, _)| g.moves).collect())
+        }
+        None => Source::SelfPlay,
+    };
+    let total = match (&source, games_limit) {
+        (Source::Wthor(games), limit) => {
+            let available = u32::try_from(games.len()).unwrap_or(u32::MAX);
+            limit.map_or(available, |l| l.min(available))
+        }
+        (Source::SelfPlay, Some(n)) => n,
+        (Source::SelfPlay, None) => return Err(error("datagen needs --games N")),
+    };
+    let is_wthor = matches!(source, Source::Wthor(_));
+    let (mut writer, first, kept_records) = open_output(out, args.resume, shard, total, is_wthor)?;
+    let to_play: Vec<u32> = (first..total).filter(|&g| in_shard(g, shard)).collect();
+    let shard_total = (0..total).filter(|&g| in_shard(g, shard)).count() as u64;
+    let already = shard_total - to_play.len() as u64;
+    if already > 0 {
+        eprintln!(
+            "datagen: resuming {out}: {already} games ({kept_records} positions) kept, from game {first}"
+        );
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    catch_signals(&stop)?;
+    let limits = Limits {
+        stop: Arc::clone(&stop),
+        ..Limits::none()
+    };
+    let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), Some(settings.seed));
+    let mut progress = Progress::new(shard_total, already);
+    let start = Instant::now();
+    let (mut games_done, mut positions) = (0u64, 0u64);
+    for &game in &to_play {
+        let samples: Option<Vec<Sample>> = match &source {
+            Source::SelfPlay => self_play_game(&mut searcher, &settings, game, &limits),
+            Source::Wthor(games) => wthor_game(
+                &mut searcher,
+                &settings,
+                &games[game as usize],
+                game,
+                &limits,
+            )
+            .map_err(|e| error(format!("WTHOR game {game}: {e}")))?,
+        };
+        let Some(samples) = samples else { break };
+        writer
+            .write_game(&samples)
+            .map_err(|e| error(format!("cannot write {out}: {e}")))?;
+        games_done += 1;
+        positions += samples.len() as u64;
+        progress.game_done(samples.len() as u64);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    progress.finish();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "datagen: {games_done} games, {positions} positions, {:.0} positions/s, {secs:.1} s",
+        positions as f64 / secs.max(1e-9)
+    );
+    match CAUGHT.load(Ordering::SeqCst) {
+        0 => Ok(()),
+        signal => {
+            let name = match signal as i32 {
+                signal_hook::consts::SIGINT => "SIGINT".to_string(),
+                signal_hook::consts::SIGTERM => "SIGTERM".to_string(),
+                other => format!("signal {other}"),
+            };
+            eprintln!(
+                "datagen: stopped by {name}; {out} holds every finished game: rerun with --resume to go on"
+            );
+            std::process::exit(128 + signal as i32)
+        }
+    }
+}
+
+/// Progress on stderr: a bar on a terminal, else a line every few percent.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: u64,
+    done: u64,
+    positions: u64,
+    start: Instant,
+    started_at: u64,
+    next_log: u64,
+}
+
+impl Progress {
+    fn new(total: u64, done: u64) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total);
+            let style = ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games, {msg} positions, ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.set_position(done);
+            bar.set_message("0");
+            bar
+        });
+        Progress {
+            bar,
+            total,
+            done,
+            positions: 0,
+            start: Instant::now(),
+            started_at: done,
+            next_log: done,
+        }
+    }
+
+    fn game_done(&mut self, positions: u64) {
+        self.done += 1;
+        self.positions += positions;
+        if let Some(bar) = &self.bar {
+            bar.set_message(self.positions.to_string());
+            bar.inc(1);
+            return;
+        }
+        let step = (self.total * LOG_EVERY_PERCENT / 100).max(1);
+        if self.done >= self.next_log + step || self.done == self.total {
+            self.next_log = self.done;
+            let secs = self.start.elapsed().as_secs_f64();
+            let rate = (self.done - self.started_at) as f64 / secs.max(1e-9);
+            let eta = (self.total - self.done) as f64 / rate.max(1e-9);
+            eprintln!(
+                "datagen: {}/{} games, {} positions, {:.1} games/s, ETA {:.0} s",
+                self.done, self.total, self.positions, rate, eta
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            // The summary line follows, and says as much.
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `datagen merge`: the shard files joined in game order.
+fn merge(files: &[String], out: Option<&str>) -> Result<(), CliError> {
+    let out = out.ok_or_else(|| error("datagen merge needs --out FILE"))?;
+    if files.is_empty() {
+        return Err(error("datagen merge needs the files to merge"));
+    }
+    if Path::new(out).exists() {
+        return Err(error(format!("{out} exists: remove it first")));
+    }
+    let mut read = Vec::with_capacity(files.len());
+    for name in files {
+        read.push((name.clone(), read_dataset(Path::new(name)).map_err(error)?));
+    }
+    let merged = merge_shards(&read).map_err(error)?;
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+        .map_err(|e| error(format!("cannot create {out}: {e}")))?;
+    let mut writer =
+        DatasetWriter::create(file).map_err(|e| error(format!("cannot write {out}: {e}")))?;
+    writer
+        .write_game(&merged)
+        .map_err(|e| error(format!("cannot write {out}: {e}")))?;
+    let games = dataset_stats(&merged).games;
+    println!(
+        "datagen merge: {} files, {games} games, {} positions into {out}",
+        files.len(),
+        merged.len()
+    );
+    Ok(())
+}
+
+/// `datagen stats`: what a data file holds.
+fn stats(file: &str) -> Result<(), CliError> {
+    let samples = read_dataset(Path::new(file)).map_err(error)?;
+    let s = dataset_stats(&samples);
+    println!(
+        "{file}: {} records, {} games, {} exact labels, {} from WTHOR games",
+        s.records, s.games, s.exact, s.wthor
+    );
+    println!("empties  records    exact");
+    for (bracket, &(records, exact)) in s.by_empties.iter().enumerate() {
+        if records > 0 {
+            let low = bracket * STATS_BRACKET;
+            println!(
+                "{:>7}  {records:>7}  {exact:>7}",
+                format!("{low}-{}", low + STATS_BRACKET - 1)
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,549 @@
+//! Training data: games played or replayed, every position labelled by our own search and
+//! exact solver, in the format of [`crate::eval::dataset`].
+//!
+//! **Self-play.** Game `i` of a run depends only on the run's seed and `i` (its random source is
+//! seeded with [`game_seed`], and the searcher's table is cleared before it), so a run cut into
+//! shards, or stopped and resumed, gives the very games of one uninterrupted run. A game opens
+//! with a random number of uniformly random moves, then plays the best move of a fixed-depth
+//! search (now and then, with probability epsilon, a random move instead, for variety), and
+//! from the solve point on the best move of the exact solver, so every position from there on
+//! has an exact value and the game's ending is the perfect-play result from that point.
+//!
+//! **WTHOR.** The expert games are replayed as played; positions at the solve point or later
+//! are solved, and the first solved position's exact value (seen from each position's side to
+//! move) is the ending of every position of the game.
+//!
+//! **Files.** [`resume_point`] finds where a run stopped, [`merge_shards`] joins the files of
+//! the shards of one run in game order.
+
+use crate::board::{Color, Move, Position, Square};
+use crate::eval::EvaluatorKind;
+use crate::eval::dataset::{
+    FLAG_EXACT, FLAG_WTHOR, HEADER_SIZE, RECORD_SIZE, Sample, parse_dataset,
+};
+use crate::search::{EndgameMode, Limits, PhaseLevel, SearchReport, Searcher};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+
+/// How a run plays and labels its games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DatagenSettings {
+    /// The run's seed: with a game's index, it fixes the whole game.
+    pub seed: u64,
+    /// The fewest and most random moves that open a self-play game.
+    pub random_plies: (u32, u32),
+    /// Depth of the searches that choose the moves before the solve point.
+    pub depth: u32,
+    /// The evaluator of those searches.
+    pub eval: EvaluatorKind,
+    /// The chance of a random move instead of the searched one, before the solve point.
+    pub epsilon: f64,
+    /// Positions with this many empties or fewer are solved exactly.
+    pub solve_empties: u32,
+}
+
+impl DatagenSettings {
+    fn level(&self) -> PhaseLevel {
+        PhaseLevel {
+            depth: self.depth,
+            eval: self.eval,
+        }
+    }
+}
+
+/// One step of SplitMix64: a well-mixed 64-bit value from a counter.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `game` of a run seeded with `seed`: different games of one run, and the
+/// same game of different runs, get unrelated seeds.
+pub fn game_seed(seed: u64, game: u32) -> u64 {
+    splitmix64(splitmix64(seed) ^ u64::from(game))
+}
+
+/// The random source of one game: SplitMix64, written out here so that the games a seed gives
+/// never change with a library's version.
+#[derive(Clone, Debug)]
+pub struct GameRng(u64);
+
+impl GameRng {
+    /// The source of a game seeded with `seed`.
+    pub fn new(seed: u64) -> GameRng {
+        GameRng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        splitmix64(self.0)
+    }
+
+    /// A uniform whole number below `n` (which must not be 0), without modulo bias.
+    pub fn below(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+}
+
+/// Whether shard `(i, n)` plays game `game` (0-based): games i - 1, i - 1 + n, ...
+pub fn in_shard(game: u32, shard: Option<(u32, u32)>) -> bool {
+    shard.is_none_or(|(i, n)| game % n == i - 1)
+}
+
+/// A uniformly random legal move of a position that has one.
+fn random_move(position: &Position, rng: &mut GameRng) -> Move {
+    let squares = position.legal_squares();
+    if squares.is_empty() {
+        return Move::Pass;
+    }
+    Move::Play(squares[rng.below(squares.len() as u64) as usize])
+}
+
+/// A search value in whole discs within -64..=64.
+fn whole_discs(report: &SearchReport) -> i8 {
+    report.value.discs().round().clamp(-64.0, 64.0) as i8
+}
+
+/// `black_diff`, a disc difference for black, seen from the side to move of `position`.
+fn for_side_to_move(position: &Position, black_diff: i32) -> i8 {
+    let diff = match position.side_to_move() {
+        Color::Black => black_diff,
+        Color::White => -black_diff,
+    };
+    diff.clamp(-64, 64) as i8
+}
+
+/// The disc difference for black of a finished game.
+fn black_result(final_position: &Position) -> i32 {
+    match final_position.side_to_move() {
+        Color::Black => final_position.final_score(),
+        Color::White => -final_position.final_score(),
+    }
+}
+
+/// A recorded position before its ending is known.
+struct Labelled {
+    position: Position,
+    value: i8,
+    exact: bool,
+}
+
+/// Plays self-play game `game` of a run and returns its records, or `None` if `limits` stopped
+/// a search on the way (the game is then incomplete and must not be kept). `searcher` is
+/// cleared first, so the game depends on nothing that came before.
+pub fn self_play_game(
+    searcher: &mut Searcher,
+    settings: &DatagenSettings,
+    game: u32,
+    limits: &Limits,
+) -> Option<Vec<Sample>> {
+    searcher.clear();
+    let mut rng = GameRng::new(game_seed(settings.seed, game));
+    let (min, max) = settings.random_plies;
+    let random_plies = min + rng.below(u64::from(max - min) + 1) as u32;
+    let level = settings.level();
+    let mut position = Position::start();
+    let mut played = 0u32;
+    let mut labelled = Vec::new();
+    while !position.is_game_over() {
+        if position.must_pass() {
+            position = position.pass();
+            continue;
+        }
+        let (mv, value, exact) = if position.empty_count() <= settings.solve_empties {
+            let r = searcher.solve(&position, EndgameMode::Exact, level, limits, &mut |_| {});
+            (r.best_move, whole_discs(&r), true)
+        } else {
+            let r = searcher.search(&position, level, limits, &mut |_| {});
+            let random = played < random_plies || rng.chance(settings.epsilon);
+            let mv = if random {
+                random_move(&position, &mut rng)
+            } else {
+                r.best_move
+            };
+            (mv, whole_discs(&r), false)
+        };
+        if limits.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        labelled.push(Labelled {
+            position,
+            value,
+            exact,
+        });
+        // The searches only ever return a legal move here (the side to move has one).
+        position = position.play(mv).ok()?;
+        played += 1;
+    }
+    let result = black_result(&position);
+    Some(finish(labelled, game, |p| for_side_to_move(p, result), 0))
+}
+
+/// The records of a game's labelled positions, with the ending each position gets.
+fn finish(
+    labelled: Vec<Labelled>,
+    game: u32,
+    ending: impl Fn(&Position) -> i8,
+    extra_flags: u8,
+) -> Vec<Sample> {
+    labelled
+        .into_iter()
+        .map(|l| Sample {
+            player: l.position.player(),
+            opponent: l.position.opponent(),
+            game,
+            ending: ending(&l.position),
+            value: l.value,
+            empties: l.position.empty_count() as u8,
+            flags: extra_flags | if l.exact { FLAG_EXACT } else { 0 },
+        })
+        .collect()
+}
+
+/// The records of WTHOR game `game` (its moves as played): positions at the solve point or
+/// later solved exactly, and every position's ending the exact value of the first solved one
+/// (or the final result when the game ends before the solve point). `Ok(None)`: `limits`
+/// stopped a solve. A game that stops before both the solve point and its end gives no
+/// records (its result is an adjudication); an illegal move is an error.
+pub fn wthor_game(
+    searcher: &mut Searcher,
+    settings: &DatagenSettings,
+    moves: &[Square],
+    game: u32,
+    limits: &Limits,
+) -> Result<Option<Vec<Sample>>, String> {
+    searcher.clear();
+    let mut positions = Vec::with_capacity(moves.len());
+    let mut position = Position::start();
+    for (i, &square) in moves.iter().enumerate() {
+        if position.must_pass() {
+            position = position.pass();
+        }
+        positions.push(position);
+        position = position
+            .play(Move::Play(square))
+            .map_err(|_| format!("move {} ({square}) is illegal", i + 1))?;
+    }
+    let mut labelled = Vec::with_capacity(positions.len());
+    let mut anchor: Option<i32> = None;
+    for position in positions {
+        let solved = position.empty_count() <= settings.solve_empties;
+        let value = if solved {
+            let r = searcher.solve(
+                &position,
+                EndgameMode::Exact,
+                settings.level(),
+                limits,
+                &mut |_| {},
+            );
+            if limits.stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            let value = whole_discs(&r);
+            anchor.get_or_insert(i32::from(for_side_to_move(&position, value.into())));
+            value
+        } else {
+            0
+        };
+        labelled.push(Labelled {
+            position,
+            value,
+            exact: solved,
+        });
+    }
+    let black_ending = match anchor {
+        Some(black) => black,
+        None if position.is_game_over() => black_result(&position),
+        None => return Ok(Some(Vec::new())),
+    };
+    let mut samples = finish(
+        labelled,
+        game,
+        |p| for_side_to_move(p, black_ending),
+        FLAG_WTHOR,
+    );
+    for s in &mut samples {
+        if !s.is_exact() {
+            s.value = s.ending;
+        }
+    }
+    Ok(Some(samples))
+}
+
+/// Where a resumed run goes on: the file is cut to `keep_bytes` (its header and every game
+/// before the last one it holds), and the run continues from game `next_game` (that last
+/// game, played again: it may be incomplete).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// The bytes of the file to keep.
+    pub keep_bytes: u64,
+    /// The first game the resumed run plays; `None` when the file holds no game yet.
+    pub next_game: Option<u32>,
+    /// Records kept.
+    pub kept_records: usize,
+}
+
+/// Reads a file a run wrote (`bytes`) to find where it goes on: checks the header, drops a
+/// truncated last record and the last game (which a kill may have cut short; the same game is
+/// played again), and checks that every game is one this run plays (in its shard, below
+/// `games`, in increasing order).
+pub fn resume_point(
+    bytes: &[u8],
+    shard: Option<(u32, u32)>,
+    games: u32,
+) -> Result<ResumePoint, String> {
+    let (samples, _) = parse_dataset(bytes, true)?;
+    let mut previous: Option<u32> = None;
+    for s in &samples {
+        if !in_shard(s.game, shard) || s.game >= games {
+            let part = shard.map_or("the whole run".into(), |(i, n)| format!("shard {i}/{n}"));
+            return Err(format!(
+                "it holds game {}, which {part} of {games} games does not play",
+                s.game
+            ));
+        }
+        if previous.is_some_and(|p| s.game < p) {
+            return Err(format!(
+                "game {} comes after game {}",
+                s.game,
+                previous.unwrap_or(0)
+            ));
+        }
+        previous = Some(s.game);
+    }
+    let Some(last) = previous else {
+        return Ok(ResumePoint {
+            keep_bytes: HEADER_SIZE as u64,
+            next_game: None,
+            kept_records: 0,
+        });
+    };
+    let kept_records = samples.iter().take_while(|s| s.game != last).count();
+    Ok(ResumePoint {
+        keep_bytes: (HEADER_SIZE + kept_records * RECORD_SIZE) as u64,
+        next_game: Some(last),
+        kept_records,
+    })
+}
+
+/// Joins the records of shard files (name and records of each) into one list ordered by game
+/// index, each game's records in their order. Refuses a game found in two files, and a file
+/// whose game's records are not together.
+pub fn merge_shards(files: &[(String, Vec<Sample>)]) -> Result<Vec<Sample>, String> {
+    let mut owner: HashMap<u32, usize> = HashMap::new();
+    let mut games: Vec<(u32, &[Sample])> = Vec::new();
+    for (index, (name, samples)) in files.iter().enumerate() {
+        let mut start = 0;
+        while start < samples.len() {
+            let game = samples[start].game;
+            let end = start
+                + samples[start..]
+                    .iter()
+                    .take_while(|s| s.game == game)
+                    .count();
+            if let Some(other) = owner.insert(game, index) {
+                return Err(if other == index {
+                    format!("{name}: the records of game {game} are not together")
+                } else {
+                    format!(
+                        "game {game} is in both {} and {name} (the same shard twice?)",
+                        files[other].0
+                    )
+                });
+            }
+            games.push((game, &samples[start..end]));
+            start = end;
+        }
+    }
+    games.sort_by_key(|&(game, _)| game);
+    Ok(games
+        .into_iter()
+        .flat_map(|(_, s)| s.iter().copied())
+        .collect())
+}
+
+/// Counts of a data file, for `datagen stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DatasetStats {
+    /// Records.
+    pub records: usize,
+    /// Distinct games.
+    pub games: usize,
+    /// Records whose value is exact.
+    pub exact: usize,
+    /// Records from WTHOR games.
+    pub wthor: usize,
+    /// Records and exact records per bracket of [`STATS_BRACKET`] empties (bracket `b` holds
+    /// `b * STATS_BRACKET` to `(b + 1) * STATS_BRACKET - 1` empties).
+    pub by_empties: Vec<(usize, usize)>,
+}
+
+/// The width in empties of a bracket of [`DatasetStats::by_empties`].
+pub const STATS_BRACKET: usize = 10;
+
+/// The counts of `samples`.
+pub fn dataset_stats(samples: &[Sample]) -> DatasetStats {
+    let mut stats = DatasetStats {
+        records: samples.len(),
+        by_empties: vec![(0, 0); 64 / STATS_BRACKET + 1],
+        ..DatasetStats::default()
+    };
+    let mut games: Vec<u32> = samples.iter().map(|s| s.game).collect();
+    games.sort_unstable();
+    games.dedup();
+    stats.games = games.len();
+    for s in samples {
+        let bracket = (usize::from(s.empties) / STATS_BRACKET).min(stats.by_empties.len() - 1);
+        stats.by_empties[bracket].0 += 1;
+        if s.is_exact() {
+            stats.exact += 1;
+            stats.by_empties[bracket].1 += 1;
+        }
+        if s.flags & FLAG_WTHOR != 0 {
+            stats.wthor += 1;
+        }
+    }
+    stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::dataset::DatasetWriter;
+
+    fn settings() -> DatagenSettings {
+        DatagenSettings {
+            seed: 7,
+            random_plies: (6, 12),
+            depth: 2,
+            eval: EvaluatorKind::Pattern,
+            epsilon: 0.05,
+            solve_empties: 12,
+        }
+    }
+
+    #[test]
+    fn a_game_is_fixed_by_seed_and_index_and_its_labels_agree() {
+        let mut searcher = Searcher::new(4, Some(0));
+        let limits = Limits::none();
+        let a = self_play_game(&mut searcher, &settings(), 3, &limits).unwrap();
+        // Another game in between, then the same game again: the same records.
+        let other = self_play_game(&mut searcher, &settings(), 4, &limits).unwrap();
+        let again = self_play_game(&mut searcher, &settings(), 3, &limits).unwrap();
+        assert_eq!(a, again);
+        assert_ne!(a, other);
+        assert!(a.iter().all(|s| s.game == 3));
+        // Every position has a move, and empties count down.
+        for s in &a {
+            let p = Position::from_player_opponent(s.player, s.opponent, Color::Black);
+            assert!(p.legal_moves() != 0);
+            assert_eq!(u32::from(s.empties), p.empty_count());
+            assert_eq!(s.is_exact(), u32::from(s.empties) <= 12);
+        }
+        // Along the solved part the moves are perfect, so the ending is the exact value.
+        for s in a.iter().filter(|s| s.is_exact()) {
+            assert_eq!(s.ending, s.value, "{s:?}");
+        }
+        let first_exact = a.iter().position(Sample::is_exact).unwrap();
+        let p = Position::from_player_opponent(
+            a[first_exact].player,
+            a[first_exact].opponent,
+            Color::Black,
+        );
+        let (exact, _) = Searcher::new(4, None).solve_window(&p, -65, 65);
+        assert_eq!(i32::from(a[first_exact].value), exact);
+    }
+
+    #[test]
+    fn random_numbers_are_uniform_enough_and_seeds_differ() {
+        let mut rng = GameRng::new(game_seed(1, 0));
+        let mut counts = [0u32; 6];
+        for _ in 0..6000 {
+            counts[rng.below(6) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (800..1200).contains(&c)),
+            "{counts:?}"
+        );
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+    }
+
+    fn sample(game: u32, empties: u8) -> Sample {
+        Sample {
+            player: 1,
+            opponent: 2,
+            game,
+            ending: 0,
+            value: 0,
+            empties,
+            flags: 0,
+        }
+    }
+
+    fn file(samples: &[Sample]) -> Vec<u8> {
+        let mut w = DatasetWriter::create(Vec::new()).unwrap();
+        w.write_game(samples).unwrap();
+        w.into_inner()
+    }
+
+    #[test]
+    fn resume_drops_the_last_game_and_a_cut_record() {
+        let bytes = file(&[sample(1, 60), sample(1, 59), sample(3, 60), sample(3, 59)]);
+        let cut = &bytes[..bytes.len() - 7];
+        let point = resume_point(cut, Some((2, 2)), 10).unwrap();
+        assert_eq!(point.next_game, Some(3));
+        assert_eq!(point.kept_records, 2);
+        assert_eq!(point.keep_bytes, (HEADER_SIZE + 2 * RECORD_SIZE) as u64);
+        assert!(
+            resume_point(&bytes, Some((1, 2)), 10)
+                .unwrap_err()
+                .contains("shard 1/2")
+        );
+        assert!(
+            resume_point(&bytes, None, 3)
+                .unwrap_err()
+                .contains("game 3")
+        );
+        let empty = resume_point(&file(&[]), None, 3).unwrap();
+        assert_eq!(empty.next_game, None);
+    }
+
+    #[test]
+    fn merge_orders_games_and_refuses_duplicates() {
+        let a = vec![sample(0, 60), sample(0, 59), sample(2, 60)];
+        let b = vec![sample(1, 60), sample(3, 60), sample(3, 59)];
+        let merged = merge_shards(&[("a".into(), a.clone()), ("b".into(), b.clone())]).unwrap();
+        let order: Vec<(u32, u8)> = merged.iter().map(|s| (s.game, s.empties)).collect();
+        assert_eq!(
+            order,
+            [(0, 60), (0, 59), (1, 60), (2, 60), (3, 60), (3, 59)]
+        );
+        let twice = merge_shards(&[("a".into(), a.clone()), ("c".into(), a)]).unwrap_err();
+        assert!(twice.contains("game 0 is in both a and c"), "{twice}");
+        let apart = vec![sample(1, 60), sample(3, 60), sample(1, 59)];
+        assert!(
+            merge_shards(&[("d".into(), apart)])
+                .unwrap_err()
+                .contains("not together")
+        );
+        let stats = dataset_stats(&b);
+        assert_eq!((stats.records, stats.games, stats.exact), (3, 2, 0));
+        assert_eq!(stats.by_empties[5], (1, 0));
+        assert_eq!(stats.by_empties[6], (2, 0));
+    }
+}
