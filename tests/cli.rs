@@ -132,7 +132,10 @@ fn search_commands_refuse_bad_input_with_status_2() {
         (vec!["train", &garbage, "--l2", "-1"], "bad --l2"),
         (vec!["train", &garbage, "--label", "guess"], "guess"),
         (vec!["analyse", "--weights", &garbage], "bad magic"),
-        (vec!["bench", "--weights", "/nonexistent/w.bin"], "cannot read"),
+        (
+            vec!["bench", "--weights", "/nonexistent/w.bin"],
+            "cannot read",
+        ),
         (vec!["gtp", "--weights", &garbage], "bad magic"),
         (vec!["solve", "/nonexistent/file.obf"], "cannot read"),
         (vec!["solve", &bad, "--mode", "sometimes"], "bad --mode"),

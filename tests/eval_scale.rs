@@ -51,6 +51,7 @@ fn estimating_evaluators_are_in_discs() {
     for kind in [
         EvaluatorKind::Classic,
         EvaluatorKind::Weighted,
+        EvaluatorKind::PatternWthor,
         EvaluatorKind::Pattern,
     ] {
         // The least-squares scale k of exact ~ k * estimate is 1 when the estimate is in discs.

@@ -25,6 +25,68 @@ fn moves_along(player: u64, mask: u64, dir: u32) -> u64 {
 /// The legal moves of `player` against `opponent`, as a bitboard.
 #[inline]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        legal_moves_avx2(player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_scalar(player, opponent)
+    }
+}
+
+/// [`legal_moves`] with the four direction families in the four lanes of one AVX2 register:
+/// the same parallel-prefix fill, a quarter of the instructions.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline]
+fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: compiled only where the target has AVX2; the intrinsics touch registers only.
+    unsafe {
+        let shift = _mm256_set_epi64x(9, 7, 8, 1);
+        let shift2 = _mm256_set_epi64x(18, 14, 16, 2);
+        let inner = (opponent & NOT_EDGE_FILES) as i64;
+        let mask = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+        let p = _mm256_set1_epi64x(player as i64);
+        let mut left = _mm256_and_si256(mask, _mm256_sllv_epi64(p, shift));
+        let mut right = _mm256_and_si256(mask, _mm256_srlv_epi64(p, shift));
+        left = _mm256_or_si256(left, _mm256_and_si256(mask, _mm256_sllv_epi64(left, shift)));
+        right = _mm256_or_si256(
+            right,
+            _mm256_and_si256(mask, _mm256_srlv_epi64(right, shift)),
+        );
+        let mask_left = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
+        let mask_right = _mm256_and_si256(mask, _mm256_srlv_epi64(mask, shift));
+        for _ in 0..2 {
+            left = _mm256_or_si256(
+                left,
+                _mm256_and_si256(mask_left, _mm256_sllv_epi64(left, shift2)),
+            );
+            right = _mm256_or_si256(
+                right,
+                _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)),
+            );
+        }
+        let moves = _mm256_or_si256(
+            _mm256_sllv_epi64(left, shift),
+            _mm256_srlv_epi64(right, shift),
+        );
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(moves),
+            _mm256_extracti128_si256::<1>(moves),
+        );
+        let all = (_mm_cvtsi128_si64(half) | _mm_extract_epi64::<1>(half)) as u64;
+        all & !(player | opponent)
+    }
+}
+
+/// [`legal_moves`] one direction family at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "avx2", not(test)),
+    allow(dead_code)
+)]
+#[inline]
+fn legal_moves_scalar(player: u64, opponent: u64) -> u64 {
     let inner = opponent & NOT_EDGE_FILES;
     let moves = moves_along(player, inner, 1)
         | moves_along(player, opponent, 8)
@@ -271,6 +333,23 @@ pub fn apply_symmetry(mut b: u64, sym: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn legal_moves_agree_with_the_scalar_fill_on_random_boards() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let other = state.rotate_left(31).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let (player, opponent) = (state & !other, other & !state);
+            assert_eq!(
+                legal_moves(player, opponent),
+                legal_moves_scalar(player, opponent),
+                "{player:#x} {opponent:#x}"
+            );
+        }
+    }
 
     #[test]
     fn last_flip_count_matches_flips_on_full_boards() {

@@ -4,7 +4,7 @@
 use super::args::error;
 use crate::arena::options::{CliError, parse_in_range};
 use crate::eval::dataset::{Sample, read_dataset};
-use crate::eval::pattern::{PatternWeights, wthor_weights};
+use crate::eval::pattern::{PatternWeights, STAGE_EMPTIES, wthor_weights};
 use crate::eval::train::{TrainSample, TrainSettings, stage_errors, train_weights};
 use clap::{Args, ValueEnum};
 use std::path::Path;
@@ -16,6 +16,10 @@ const DEFAULT_OUT: &str = "data/pattern-weights.bin";
 const HOLDOUT_EVERY: u32 = 10;
 /// Flag bit of a sample whose value is exact.
 const EXACT: u8 = 1;
+/// Flag bit of a sample from a WTHOR game.
+const FROM_WTHOR: u8 = 2;
+/// Self-play positions with more empties are left out by default (the random openings).
+const DEFAULT_OPENING_EMPTIES: u8 = 48;
 
 /// Which label a position is trained on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -49,6 +53,17 @@ pub struct TrainArgs {
     /// The L2 penalty, between 0 and 1 (default 0.0005).
     #[arg(long, value_name = "L", allow_hyphen_values = true)]
     l2: Option<String>,
+    /// Empty squares per stage (weight table), 1 to 60 (default 2).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    stage_empties: Option<String>,
+    /// Leave out the mobility and potential mobility counts (patterns only: faster).
+    #[arg(long)]
+    no_counts: bool,
+    /// Leave out self-play positions with more empties than this (default 48): datagen's
+    /// random openings (up to 12 plies) make them, and their labels carry the luck of the
+    /// random moves still to come (WTHOR positions are kept).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    opening_empties: Option<String>,
     /// Seed of the shuffles, for weights that repeat.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
@@ -96,6 +111,15 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             .parse()
             .map_err(|_| error(format!("bad --seed '{s}': expected a whole number")))?;
     }
+    let stage_empties = match &args.stage_empties {
+        Some(n) => parse_in_range(n, "stage-empties", 1..=60)? as usize,
+        None => STAGE_EMPTIES,
+    };
+    let layout = PatternWeights::zeros_with(stage_empties, !args.no_counts);
+    let opening_empties = match &args.opening_empties {
+        Some(n) => parse_in_range(n, "opening-empties", 0..=60)? as u8,
+        None => DEFAULT_OPENING_EMPTIES,
+    };
     let start = Instant::now();
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for path in &args.data {
@@ -105,6 +129,9 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
                 opponent: sample.opponent,
                 target: target(&sample, args.label),
             };
+            if sample.flags & FROM_WTHOR == 0 && sample.empties > opening_empties {
+                continue;
+            }
             // Whole games are held out, so that no held-out position has a twin in training.
             if sample.game % HOLDOUT_EVERY == 0 {
                 validation.push(s);
@@ -123,12 +150,11 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     let old = wthor_weights();
-    let layout = PatternWeights::zeros();
     let old_errors = stage_errors(&layout, &validation, |p, o| old.score(p, o));
     println!(
         "stage  empties  positions  train-mae  held-out  held-out-mae  pattern-wthor-mae (discs)"
     );
-    let weights = train_weights(&train, &validation, settings, |r| {
+    let weights = train_weights(layout.clone(), &train, &validation, settings, |r| {
         println!(
             "{:>5}  {:>7}  {:>9}  {:>9.2}  {:>8}  {:>12.2}  {:>17.2}",
             r.stage,

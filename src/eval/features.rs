@@ -126,10 +126,10 @@ fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
         })
 }
 
-/// The sum of the weights in `table` that the placements select for `player` to move,
+/// The sum of the weights in `table` (one stage's, quantized) that the placements select for `player` to move,
 /// computed from scratch (no [`FeatureState`]): by bit gathers where the processor has them.
 #[inline]
-pub fn pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
+pub fn pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         gather::pattern_sum(table, player, opponent)
@@ -141,7 +141,7 @@ pub fn pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
 }
 
 /// [`pattern_sum`] square by square: the reference the fast paths are tested against.
-pub fn slow_pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
+pub fn slow_pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
     (0..PLACEMENTS)
         .map(|i| {
             let at = TABLES.offsets[i] + u32::from(placement_index(i, player, opponent));
@@ -209,7 +209,7 @@ mod gather {
     });
 
     #[inline]
-    pub(super) fn pattern_sum(table: &[i16], player: u64, opponent: u64) -> i32 {
+    pub(super) fn pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
         use std::arch::x86_64::_pext_u64;
         let mut sum = 0i32;
         for (sym, group) in GATHERS.iter() {
@@ -313,8 +313,9 @@ pub const MOBILITY_MAX: usize = 24;
 /// The most squares counted by the potential mobility features.
 pub const POTENTIAL_MAX: usize = 32;
 /// Weights of the count features after the patterns: the side to move's mobility, the other
-/// side's, then both sides' potential mobility.
-pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1);
+/// side's, both sides' potential mobility, then the parity of the empties (which side would
+/// play last if nobody passed; it also absorbs what the labels owe to whose turn it is).
+pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1) + 2;
 
 /// The empty squares next to a disc of `discs` (where the other side may later move).
 #[inline]
@@ -335,7 +336,7 @@ fn frontier(discs: u64, empty: u64) -> u64 {
 /// The offsets (after the pattern weights, which end at `patterns_end`) of the count
 /// features that `player` to move against `opponent` selects, given `player`'s moves.
 #[inline]
-pub fn count_features(player: u64, opponent: u64, moves: u64, patterns_end: usize) -> [u32; 4] {
+pub fn count_features(player: u64, opponent: u64, moves: u64, patterns_end: usize) -> [u32; 5] {
     let empty = !(player | opponent);
     let theirs = legal_moves(opponent, player);
     let mine_count = (moves.count_ones() as usize).min(MOBILITY_MAX);
@@ -348,11 +349,13 @@ pub fn count_features(player: u64, opponent: u64, moves: u64, patterns_end: usiz
     let second = base + MOBILITY_MAX + 1;
     let third = second + MOBILITY_MAX + 1;
     let fourth = third + POTENTIAL_MAX + 1;
+    let parity = fourth + POTENTIAL_MAX + 1 + (empty.count_ones() & 1) as usize;
     [
         (base + mine_count) as u32,
         (second + theirs_count) as u32,
         (third + mine_potential) as u32,
         (fourth + theirs_potential) as u32,
+        parity as u32,
     ]
 }
 
@@ -404,8 +407,8 @@ mod tests {
     fn fast_sums_equal_square_by_square_sums() {
         // A table of distinct pseudo-random weights, so that any wrong index shows.
         let (_, end) = shape_offsets();
-        let table: Vec<i16> = (0..end as u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 20) as i16)
+        let table: Vec<i8> = (0..end as u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as i8)
             .collect();
         let mut seed = 7u64;
         for _ in 0..20_000 {

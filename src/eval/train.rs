@@ -110,12 +110,13 @@ pub fn stage_errors(
 /// Fits the weights of every stage to `train` and measures them on `validation`, calling
 /// `report` after each stage.
 pub fn train_weights(
+    layout: PatternWeights,
     train: &[TrainSample],
     validation: &[TrainSample],
     settings: TrainSettings,
     mut report: impl FnMut(&StageReport),
 ) -> PatternWeights {
-    let mut out = PatternWeights::zeros();
+    let mut out = layout;
     let encoded = encode(&out, train);
     let per = encoded.per;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
@@ -148,9 +149,7 @@ pub fn train_weights(
                 }
             }
         }
-        for (slot, w) in out.stage_mut(stage).iter_mut().zip(&weights) {
-            *slot = (w * 100.0).round().clamp(-32000.0, 32000.0) as i16;
-        }
+        out.set_stage(stage, &weights);
         let own = |samples: &[TrainSample]| -> Vec<TrainSample> {
             samples
                 .iter()
@@ -214,7 +213,13 @@ mod tests {
         }
         let zeros = PatternWeights::zeros();
         let before = stage_errors(&zeros, &samples, |p, o| zeros.score(p, o));
-        let trained = train_weights(&samples, &[], TrainSettings::default(), |_| {});
+        let trained = train_weights(
+            PatternWeights::zeros(),
+            &samples,
+            &[],
+            TrainSettings::default(),
+            |_| {},
+        );
         let after = stage_errors(&trained, &samples, |p, o| trained.score(p, o));
         let mean = |e: &[(usize, f64)]| {
             let n: usize = e.iter().map(|x| x.0).sum();
