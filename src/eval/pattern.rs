@@ -357,83 +357,59 @@ impl Pattern {
     }
 }
 
-impl Evaluator for Pattern {
-    const ID: u8 = 7;
-    type State = FeatureState;
+/// The [`Evaluator`] of a trained evaluator type: its ID and where its weights are; both
+/// share the incremental pattern state.
+macro_rules! trained_evaluator {
+    ($evaluator:ty, $id:expr, $weights:expr) => {
+        impl Evaluator for $evaluator {
+            const ID: u8 = $id;
+            type State = FeatureState;
 
-    fn evaluate(&self, position: &Position) -> i32 {
-        Pattern::score(position.player(), position.opponent())
-    }
+            fn evaluate(&self, position: &Position) -> i32 {
+                $weights.score(position.player(), position.opponent())
+            }
 
-    fn state(&self, position: &Position) -> FeatureState {
-        FeatureState::new(position.player(), position.opponent())
-    }
+            fn state(&self, position: &Position) -> FeatureState {
+                FeatureState::new(position.player(), position.opponent())
+            }
 
-    #[inline]
-    fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
-        state.play(square, flips)
-    }
+            #[inline]
+            fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
+                state.play(square, flips)
+            }
 
-    #[inline]
-    fn pass(&self, state: &FeatureState) -> FeatureState {
-        state.pass()
-    }
+            #[inline]
+            fn pass(&self, state: &FeatureState) -> FeatureState {
+                state.pass()
+            }
 
-    #[inline]
-    fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
-        active_weights().score_with(state, position.player(), position.opponent())
-    }
+            #[inline]
+            fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
+                $weights.score_with(state, position.player(), position.opponent())
+            }
 
-    #[inline]
-    fn leaf_score(&self, state: &FeatureState, child: &Position, square: usize, flips: u64) -> i32 {
-        active_weights().score_indices(
-            &state.mine_after(square, flips),
-            child.player(),
-            child.opponent(),
-        )
-    }
+            #[inline]
+            fn leaf_score(
+                &self,
+                state: &FeatureState,
+                child: &Position,
+                square: usize,
+                flips: u64,
+            ) -> i32 {
+                let mine = state.mine_after(square, flips);
+                $weights.score_indices(&mine, child.player(), child.opponent())
+            }
+        }
+    };
 }
+
+trained_evaluator!(Pattern, 7, active_weights());
 
 /// The evaluator with the weights fitted to the WTHOR games' results.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PatternWthor;
 
-impl Evaluator for PatternWthor {
-    const ID: u8 = 6;
-    type State = FeatureState;
-
-    fn evaluate(&self, position: &Position) -> i32 {
-        WTHOR.score(position.player(), position.opponent())
-    }
-
-    fn state(&self, position: &Position) -> FeatureState {
-        FeatureState::new(position.player(), position.opponent())
-    }
-
-    #[inline]
-    fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
-        state.play(square, flips)
-    }
-
-    #[inline]
-    fn pass(&self, state: &FeatureState) -> FeatureState {
-        state.pass()
-    }
-
-    #[inline]
-    fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
-        WTHOR.score_with(state, position.player(), position.opponent())
-    }
-
-    #[inline]
-    fn leaf_score(&self, state: &FeatureState, child: &Position, square: usize, flips: u64) -> i32 {
-        WTHOR.score_indices(
-            &state.mine_after(square, flips),
-            child.player(),
-            child.opponent(),
-        )
-    }
-}
+trained_evaluator!(PatternWthor, 6, WTHOR);
 
 #[cfg(test)]
 mod tests {
