@@ -58,6 +58,10 @@ pub struct PatternWeights {
     quantized: Vec<i8>,
 }
 
+/// Zero weights after the last stage, so that a stage's table read with any 16-bit index
+/// past any placement's start stays inside the vector (see `score_indices`).
+const INDEX_SLACK: usize = 1 << 16;
+
 /// Hundredths of a disc per unit of the quantized weights, as a fraction: 25 / 2.
 const QUANTUM: (i32, i32) = (25, 2);
 
@@ -75,6 +79,13 @@ fn quantize(weights: &[i16]) -> Vec<i8> {
             eighths.clamp(-127.0, 127.0) as i8
         })
         .collect()
+}
+
+/// All the weights quantized, with the slack after the last stage.
+fn quantize_all(weights: &[i16]) -> Vec<i8> {
+    let mut out = quantize(weights);
+    out.resize(weights.len() + INDEX_SLACK, 0);
+    out
 }
 
 /// The weights of the patterns alone in one stage (the bias included).
@@ -101,7 +112,7 @@ impl PatternWeights {
             counts,
             stage_size,
             weights: vec![0; stages * stage_size],
-            quantized: vec![0; stages * stage_size],
+            quantized: vec![0; stages * stage_size + INDEX_SLACK],
         }
     }
 
@@ -155,7 +166,8 @@ impl PatternWeights {
     /// One stage's quantized weights, as the evaluation reads them.
     #[inline]
     fn quantized_stage(&self, empties: u32) -> &[i8] {
-        &self.quantized[self.stage_of(empties) * self.stage_size..][..self.stage_size]
+        // The stage's table and what follows it, at least `INDEX_SLACK` more weights.
+        &self.quantized[self.stage_of(empties) * self.stage_size..][..self.stage_size + INDEX_SLACK]
     }
 
     /// The positions in its stage's table of the weights `player` to move against `opponent`
@@ -184,7 +196,12 @@ impl PatternWeights {
         let offsets = placement_offsets();
         let mut sum = i32::from(table[0]);
         for (offset, index) in offsets.iter().zip(mine) {
-            sum += i32::from(table[(offset + u32::from(*index)) as usize]);
+            let at = (offset + u32::from(*index)) as usize;
+            debug_assert!(at < self.stage_size, "pattern index out of its table");
+            // SAFETY: a placement's start is below the patterns' end (at most `stage_size`)
+            // and an index is below 2^16 = INDEX_SLACK, and `table` holds `stage_size +
+            // INDEX_SLACK` weights: no index reads outside it, whatever state it comes from.
+            sum += i32::from(unsafe { *table.get_unchecked(at) });
         }
         sum += self.count_sum(table, player, opponent);
         (sum * QUANTUM.0 / QUANTUM.1).clamp(-SCORE_LIMIT, SCORE_LIMIT)
@@ -249,7 +266,7 @@ impl PatternWeights {
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
         Ok(PatternWeights {
-            quantized: quantize(&weights),
+            quantized: quantize_all(&weights),
             weights,
             ..expected
         })
@@ -290,7 +307,7 @@ impl PatternWeights {
             stage_by_empties: stage_table(phases, WTHOR_PHASE_EMPTIES),
             counts: false,
             stage_size: size,
-            quantized: quantize(&weights),
+            quantized: quantize_all(&weights),
             weights,
         })
     }
