@@ -4,10 +4,10 @@
 mod common;
 
 use othello_engine::eval::{Evaluator, Pattern};
-use othello_engine::game::wthor::{game_samples, parse_wthor};
+use othello_engine::game::wthor::{parse_wthor, replay};
 
 #[test]
-fn every_wthor_game_replays_and_the_finished_ones_give_samples() {
+fn every_wthor_game_replays_and_the_readme_counts_the_finished_ones() {
     let dir = common::shared("data/wthor");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("../shared/data/wthor is readable")
@@ -22,10 +22,10 @@ fn every_wthor_game_replays_and_the_finished_ones_give_samples() {
         assert_eq!(file.depth, 24, "{}", path.display());
         for game in &file.games {
             games += 1;
-            let samples = game_samples(game, file.depth).unwrap();
-            if !samples.is_empty() {
+            let (positions, end) = replay(&game.moves).unwrap();
+            assert_eq!(positions.len(), game.moves.len());
+            if end.is_game_over() {
                 finished += 1;
-                assert_eq!(samples.len(), game.moves.len());
             }
         }
     }

@@ -108,13 +108,6 @@ pub fn placement_offsets() -> &'static [u32; PLACEMENTS] {
     &TABLES.offsets
 }
 
-/// The squares of every placement, first digit first (for tests and tools).
-pub fn placement_squares() -> Vec<Vec<u8>> {
-    (0..PLACEMENTS)
-        .map(|i| TABLES.squares[i][..TABLES.len[i]].to_vec())
-        .collect()
-}
-
 /// The index of placement `i` for `player` to move, computed square by square.
 fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
     TABLES.squares[i][..TABLES.len[i]]

@@ -116,11 +116,6 @@ impl PatternWeights {
         }
     }
 
-    /// Whether the tables hold the count features.
-    pub fn has_counts(&self) -> bool {
-        self.counts
-    }
-
     /// The number of stages.
     pub fn stages(&self) -> usize {
         self.stages
@@ -146,11 +141,6 @@ impl PatternWeights {
             first + self.stage_empties - 1
         };
         (first, last)
-    }
-
-    /// One stage's weights, in hundredths of a disc.
-    pub fn stage(&self, stage: usize) -> &[i16] {
-        &self.weights[stage * self.stage_size..][..self.stage_size]
     }
 
     /// Sets one stage's weights from discs.

@@ -227,17 +227,7 @@ pub fn wthor_game(
     limits: &Limits,
 ) -> Result<Option<Vec<Sample>>, String> {
     searcher.clear();
-    let mut positions = Vec::with_capacity(moves.len());
-    let mut position = Position::start();
-    for (i, &square) in moves.iter().enumerate() {
-        if position.must_pass() {
-            position = position.pass();
-        }
-        positions.push(position);
-        position = position
-            .play(Move::Play(square))
-            .map_err(|_| format!("move {} ({square}) is illegal", i + 1))?;
-    }
+    let (positions, position) = super::wthor::replay(moves)?;
     let mut labelled = Vec::with_capacity(positions.len());
     let mut anchor: Option<i32> = None;
     for position in positions {

@@ -1,20 +1,9 @@
 //! WTHOR game files (the French Othello Federation's archive format, described in
-//! ../shared/data/wthor/README.md): the reader, and the replay of its games into training
-//! samples for the pattern evaluator.
+//! ../shared/data/wthor/README.md): the reader and the replay of its games, which `datagen`
+//! labels.
 
-use crate::board::{Color, MAX_EMPTIES, Move, Position, Square};
+use crate::board::{Move, Position, Square};
 use std::path::{Path, PathBuf};
-
-/// A position of a WTHOR game with its label: the final disc difference for the side to move.
-#[derive(Clone, Copy, Debug)]
-pub struct Sample {
-    /// Discs of the side to move.
-    pub player: u64,
-    /// Discs of the other side.
-    pub opponent: u64,
-    /// The final disc difference for the side to move.
-    pub target: i8,
-}
 
 /// One game of a WTHOR file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,14 +75,13 @@ pub fn parse_wthor(bytes: &[u8]) -> Result<WthorFile, String> {
     })
 }
 
-/// Replays `game` and returns its positions (before each move) with their labels. Positions
-/// with more than `depth` empties take the theoretical score (perfect play from `depth`
-/// empties on), the others the real final score. A game whose moves are illegal is an error;
-/// one that stops before the game is over gives no samples (its score is an adjudication).
-pub fn game_samples(game: &WthorGame, depth: u8) -> Result<Vec<Sample>, String> {
+/// Replays `moves` (a WTHOR game's, passes not recorded) from the start: the position before
+/// each move (after any forced pass) and the position after the last. An illegal move is an
+/// error.
+pub fn replay(moves: &[Square]) -> Result<(Vec<Position>, Position), String> {
     let mut position = Position::start();
-    let mut positions = Vec::with_capacity(MAX_EMPTIES as usize);
-    for (i, &square) in game.moves.iter().enumerate() {
+    let mut positions = Vec::with_capacity(moves.len());
+    for (i, &square) in moves.iter().enumerate() {
         if position.must_pass() {
             position = position.pass();
         }
@@ -102,31 +90,7 @@ pub fn game_samples(game: &WthorGame, depth: u8) -> Result<Vec<Sample>, String> 
             .play(Move::Play(square))
             .map_err(|_| format!("move {} ({square}) is illegal", i + 1))?;
     }
-    if !position.is_game_over() {
-        return Ok(Vec::new());
-    }
-    let real = 2 * i32::from(game.black_score) - 64;
-    let theoretical = 2 * i32::from(game.black_theoretical) - 64;
-    Ok(positions
-        .into_iter()
-        .map(|p| {
-            let black_diff = if p.empty_count() > u32::from(depth) {
-                theoretical
-            } else {
-                real
-            };
-            let target = if p.side_to_move() == Color::Black {
-                black_diff
-            } else {
-                -black_diff
-            };
-            Sample {
-                player: p.player(),
-                opponent: p.opponent(),
-                target: target.clamp(-64, 64) as i8,
-            }
-        })
-        .collect())
+    Ok((positions, position))
 }
 
 /// The games of every `.wtb` file of `dir`, files in name order, each file's games in its
@@ -151,30 +115,10 @@ pub fn read_wthor_dir(dir: &Path) -> Result<Vec<(WthorGame, u8)>, String> {
     Ok(games)
 }
 
-/// Reads every `WTH_*.wtb` file of `dir` and returns their samples, the games whose number
-/// (counting across files in name order) is a multiple of `holdout_every` set apart for
-/// validation.
-pub fn load_wthor_dir(
-    dir: &Path,
-    holdout_every: usize,
-) -> Result<(Vec<Sample>, Vec<Sample>), String> {
-    let (mut train, mut validation) = (Vec::new(), Vec::new());
-    for (i, (game, depth)) in read_wthor_dir(dir)?.iter().enumerate() {
-        let samples = game_samples(game, *depth)
-            .map_err(|e| format!("{}: game {}: {e}", dir.display(), i + 1))?;
-        let game_number = i + 1;
-        if holdout_every > 0 && game_number.is_multiple_of(holdout_every) {
-            validation.extend(samples);
-        } else {
-            train.extend(samples);
-        }
-    }
-    Ok((train, validation))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
 
     fn record(moves: &[u8], black: u8, theoretical: u8) -> Vec<u8> {
         let mut r = vec![0u8; 68];
@@ -217,24 +161,29 @@ mod tests {
     }
 
     #[test]
-    fn a_finished_game_gives_one_labelled_position_per_move() {
+    fn a_finished_game_replays_to_its_recorded_score() {
         let (moves, black) = first_move_game();
         let bytes = file(&[record(&moves, black, 40)]);
         let parsed = parse_wthor(&bytes).unwrap();
         assert_eq!(parsed.depth, 24);
-        let samples = game_samples(&parsed.games[0], parsed.depth).unwrap();
-        assert_eq!(samples.len(), moves.len());
-        // The start: black to move, labelled with the theoretical score 40-24.
-        assert_eq!(samples[0].target, 16);
-        assert_eq!(samples[0].player, Position::start().player());
-        // The last position has few empties: the real score, for whoever moves there.
-        let last = samples.last().unwrap();
-        let real = 2 * i32::from(black) - 64;
-        assert_eq!(i32::from(last.target).abs(), real.abs());
-        // A game that stops early is an adjudication: no samples.
+        let game = &parsed.games[0];
+        assert_eq!(game.black_theoretical, 40);
+        let (positions, end) = replay(&game.moves).unwrap();
+        assert_eq!(positions.len(), moves.len());
+        // The start, black to move.
+        assert_eq!(positions[0], Position::start());
+        // The end: the game is over with the recorded score.
+        assert!(end.is_game_over());
+        let black_final = if end.side_to_move() == Color::Black {
+            end.final_score()
+        } else {
+            -end.final_score()
+        };
+        assert_eq!(black_final, 2 * i32::from(black) - 64);
+        // A game that stops early ends in a position that is not over (an adjudication).
         let bytes = file(&[record(&moves[..10], black, 40)]);
         let parsed = parse_wthor(&bytes).unwrap();
-        assert!(game_samples(&parsed.games[0], 24).unwrap().is_empty());
+        assert!(!replay(&parsed.games[0].moves).unwrap().1.is_game_over());
     }
 
     #[test]
@@ -256,7 +205,7 @@ mod tests {
         let bytes = file(&[record(&[11], 32, 32)]);
         let parsed = parse_wthor(&bytes).unwrap();
         assert!(
-            game_samples(&parsed.games[0], 24)
+            replay(&parsed.games[0].moves)
                 .unwrap_err()
                 .contains("illegal")
         );

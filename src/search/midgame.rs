@@ -112,7 +112,10 @@ impl<E: Evaluator> Midgame<'_, E> {
             } else if depth >= EVAL_ORDER_DEPTH {
                 let child = position.play_flips(bit, flips);
                 self.tt.prefetch(child.player(), child.opponent());
-                self.evaluate(&self.eval.play(state, sq, flips), &child)
+                // Only the child's score is wanted: the leaf update, not the full state.
+                self.eval
+                    .leaf_score(state, &child, sq, flips)
+                    .clamp(-EVAL_LIMIT, EVAL_LIMIT)
             } else {
                 let replies = legal_moves(o & !flips, p | flips | bit);
                 let mut key =
