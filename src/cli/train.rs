@@ -4,7 +4,8 @@
 use super::args::error;
 use crate::arena::options::{CliError, parse_in_range};
 use crate::eval::dataset::{Sample, read_dataset};
-use crate::eval::pattern::{PatternWeights, STAGE_EMPTIES, wthor_weights};
+use crate::eval::features::Counts;
+use crate::eval::pattern::{COUNTS, PatternWeights, STAGE_EMPTIES, wthor_weights};
 use crate::eval::train::{TrainSample, TrainSettings, stage_errors, train_weights};
 use clap::{Args, ValueEnum};
 use std::path::Path;
@@ -53,12 +54,14 @@ pub struct TrainArgs {
     /// The L2 penalty, between 0 and 1 (default 0.0005).
     #[arg(long, value_name = "L", allow_hyphen_values = true)]
     l2: Option<String>,
-    /// Empty squares per stage (weight table), 1 to 60 (default 2).
+    /// Empty squares per stage (weight table), 1 to 60 (default 4).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stage_empties: Option<String>,
-    /// Leave out the mobility and potential mobility counts (patterns only: faster).
-    #[arg(long)]
-    no_counts: bool,
+    /// The count features after the patterns: `none`, `potential` (potential mobility and
+    /// parity; the default) or `all` (those and mobility: a little more accurate, and about
+    /// a quarter slower to evaluate).
+    #[arg(long, value_name = "SET", allow_hyphen_values = true)]
+    counts: Option<String>,
     /// Leave out self-play positions with more empties than this (default 48): datagen's
     /// random openings (up to 12 plies) make them, and their labels carry the luck of the
     /// random moves still to come (WTHOR positions are kept).
@@ -115,7 +118,18 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         Some(n) => parse_in_range(n, "stage-empties", 1..=60)? as usize,
         None => STAGE_EMPTIES,
     };
-    let layout = PatternWeights::zeros_with(stage_empties, !args.no_counts);
+    let counts = match args.counts.as_deref().map(str::trim) {
+        None => COUNTS,
+        Some("none") => Counts::None,
+        Some("potential") => Counts::Potential,
+        Some("all") => Counts::All,
+        Some(other) => {
+            return Err(error(format!(
+                "bad --counts '{other}': expected none, potential or all"
+            )));
+        }
+    };
+    let layout = PatternWeights::zeros_with(stage_empties, counts);
     let opening_empties = match &args.opening_empties {
         Some(n) => parse_in_range(n, "opening-empties", 0..=60)? as u8,
         None => DEFAULT_OPENING_EMPTIES,

@@ -46,16 +46,21 @@ pub const LANES: usize = 48;
 const MAX_SHAPE: usize = 10;
 
 /// Where each shape's weights start in a stage's table; entry 0 of a table is the bias. Also
-/// returns the end of the pattern weights.
-pub fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
+/// returns the end of the pattern weights. Evaluated at compile time ([`PATTERNS_END`]).
+pub const fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
     let mut offsets = [0u32; SHAPES.len()];
     let mut at = 1usize;
-    for (i, shape) in SHAPES.iter().enumerate() {
+    let mut i = 0;
+    while i < SHAPES.len() {
         offsets[i] = at as u32;
-        at += 3usize.pow(shape.len() as u32);
+        at += 3usize.pow(SHAPES[i].len() as u32);
+        i += 1;
     }
     (offsets, at)
 }
+
+/// The end of the pattern weights in a stage's table: the count features follow.
+pub const PATTERNS_END: usize = shape_offsets().1;
 
 /// The placements and the update table, built once.
 struct Tables {
@@ -99,14 +104,36 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         }
     }
     assert_eq!(n, PLACEMENTS, "the shapes have {n} placements");
+    assert_eq!(
+        tables.offsets[..],
+        LANE_OFFSETS[..PLACEMENTS],
+        "the lanes' shapes"
+    );
     tables
 });
 
-/// Each placement's start in a stage's table, in lane order.
-#[inline]
-pub fn placement_offsets() -> &'static [u32; PLACEMENTS] {
-    &TABLES.offsets
-}
+/// How many placements each shape of [`SHAPES`] has (its distinct orientations).
+const PLACEMENTS_PER_SHAPE: [usize; SHAPES.len()] = [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4];
+
+/// Each lane's placement start in a stage's table (0 in the padding lanes): lanes hold the
+/// placements shape by shape. A constant, so that the evaluation's loads carry it in their
+/// address instead of adding it (the build of the placements checks it).
+pub const LANE_OFFSETS: [u32; LANES] = {
+    let (starts, _) = shape_offsets();
+    let mut lanes = [0u32; LANES];
+    let (mut shape, mut lane) = (0, 0);
+    while shape < SHAPES.len() {
+        let mut k = 0;
+        while k < PLACEMENTS_PER_SHAPE[shape] {
+            lanes[lane] = starts[shape];
+            lane += 1;
+            k += 1;
+        }
+        shape += 1;
+    }
+    assert!(lane == PLACEMENTS);
+    lanes
+};
 
 /// The index of placement `i` for `player` to move, computed square by square.
 fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
@@ -137,7 +164,7 @@ pub fn pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
 pub fn slow_pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
     (0..PLACEMENTS)
         .map(|i| {
-            let at = TABLES.offsets[i] + u32::from(placement_index(i, player, opponent));
+            let at = LANE_OFFSETS[i] + u32::from(placement_index(i, player, opponent));
             i32::from(table[at as usize])
         })
         .sum()
@@ -310,46 +337,61 @@ pub const POTENTIAL_MAX: usize = 32;
 /// play last if nobody passed; it also absorbs what the labels owe to whose turn it is).
 pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1) + 2;
 
-/// The empty squares next to a disc of `discs` (where the other side may later move).
+/// The empty squares next to a disc of `discs` (where the other side may later move): the
+/// discs spread one square sideways, then that spread one square up and down.
 #[inline]
 fn frontier(discs: u64, empty: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let spread = (discs << 8)
-        | (discs >> 8)
-        | ((discs << 1) & NOT_A)
-        | ((discs >> 1) & NOT_H)
-        | ((discs << 9) & NOT_A)
-        | ((discs >> 7) & NOT_A)
-        | ((discs << 7) & NOT_H)
-        | ((discs >> 9) & NOT_H);
-    spread & empty
+    let row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    (row | (row << 8) | (row >> 8)) & empty
+}
+
+/// Which count features follow the patterns in a layout of weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counts {
+    /// The patterns alone.
+    None,
+    /// Potential mobility and parity: a few bit operations per evaluation.
+    Potential,
+    /// Those and both sides' mobility, which costs two move generations per evaluation.
+    All,
 }
 
 /// The offsets (after the pattern weights, which end at `patterns_end`) of the count
-/// features that `player` to move against `opponent` selects, given `player`'s moves.
+/// features of `counts` that `player` to move against `opponent` selects, and how many there
+/// are: potential mobility and parity, then mobility.
 #[inline]
-pub fn count_features(player: u64, opponent: u64, moves: u64, patterns_end: usize) -> [u32; 5] {
+pub fn count_features(
+    player: u64,
+    opponent: u64,
+    counts: Counts,
+    patterns_end: usize,
+) -> ([u32; 5], usize) {
+    let mut out = [0u32; 5];
+    if counts == Counts::None {
+        return (out, 0);
+    }
     let empty = !(player | opponent);
-    let theirs = legal_moves(opponent, player);
-    let mine_count = (moves.count_ones() as usize).min(MOBILITY_MAX);
-    let theirs_count = (theirs.count_ones() as usize).min(MOBILITY_MAX);
     // Potential mobility: empty squares beside the other side's discs are where the side to
     // move may later play.
     let mine_potential = (frontier(opponent, empty).count_ones() as usize).min(POTENTIAL_MAX);
     let theirs_potential = (frontier(player, empty).count_ones() as usize).min(POTENTIAL_MAX);
-    let base = patterns_end;
-    let second = base + MOBILITY_MAX + 1;
-    let third = second + MOBILITY_MAX + 1;
+    let mobility = patterns_end;
+    let third = mobility + 2 * (MOBILITY_MAX + 1);
     let fourth = third + POTENTIAL_MAX + 1;
     let parity = fourth + POTENTIAL_MAX + 1 + (empty.count_ones() & 1) as usize;
-    [
-        (base + mine_count) as u32,
-        (second + theirs_count) as u32,
-        (third + mine_potential) as u32,
-        (fourth + theirs_potential) as u32,
-        parity as u32,
-    ]
+    out[0] = (third + mine_potential) as u32;
+    out[1] = (fourth + theirs_potential) as u32;
+    out[2] = parity as u32;
+    if counts == Counts::Potential {
+        return (out, 3);
+    }
+    let mine_count = (legal_moves(player, opponent).count_ones() as usize).min(MOBILITY_MAX);
+    let theirs_count = (legal_moves(opponent, player).count_ones() as usize).min(MOBILITY_MAX);
+    out[3] = (mobility + mine_count) as u32;
+    out[4] = (mobility + MOBILITY_MAX + 1 + theirs_count) as u32;
+    (out, 5)
 }
 
 #[cfg(test)]
@@ -361,7 +403,7 @@ mod tests {
     fn every_shape_has_the_expected_number_of_placements() {
         let (offsets, _) = shape_offsets();
         let mut per_shape = [0usize; SHAPES.len()];
-        for o in placement_offsets() {
+        for o in &LANE_OFFSETS[..PLACEMENTS] {
             per_shape[offsets.iter().position(|s| s == o).unwrap()] += 1;
         }
         // Rows: 4 each; the long diagonal 2; other diagonals 4; edge 4; 2 x 5 block 8; 3 x 3 4.
@@ -419,9 +461,7 @@ mod tests {
             );
             let state = FeatureState::new(player, opponent);
             let incremental: i32 = (0..PLACEMENTS)
-                .map(|i| {
-                    i32::from(table[(placement_offsets()[i] + u32::from(state.mine[i])) as usize])
-                })
+                .map(|i| i32::from(table[(LANE_OFFSETS[i] + u32::from(state.mine[i])) as usize]))
                 .sum();
             assert_eq!(incremental, slow_pattern_sum(&table, player, opponent));
         }

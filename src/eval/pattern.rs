@@ -14,10 +14,10 @@
 
 use super::Evaluator;
 use super::features::{
-    COUNT_WEIGHTS, FeatureState, LANES, PLACEMENTS, count_features, pattern_sum, placement_offsets,
-    shape_offsets,
+    COUNT_WEIGHTS, Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS,
+    count_features, pattern_sum,
 };
-use crate::board::{Position, legal_moves};
+use crate::board::Position;
 use flate2::Compression;
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
@@ -25,7 +25,9 @@ use std::io::{Read, Write};
 use std::sync::{LazyLock, OnceLock};
 
 /// Empty-square counts per stage of the `pattern` weights `train` makes by default.
-pub const STAGE_EMPTIES: usize = 2;
+pub const STAGE_EMPTIES: usize = 4;
+/// The count features of the `pattern` weights `train` makes by default.
+pub const COUNTS: Counts = Counts::Potential;
 /// The phases of the `pattern-wthor` weights, and their width in empties.
 const WTHOR_PHASES: usize = 11;
 const WTHOR_PHASE_EMPTIES: usize = 6;
@@ -34,6 +36,11 @@ const WTHOR_PHASE_EMPTIES: usize = 6;
 const MAGIC_V1: &[u8; 8] = b"OEPATW01";
 /// The magic of the current format.
 pub const MAGIC: &[u8; 8] = b"OEPATW02";
+/// The flags of a weights file: bit 0 says count features follow the patterns, bit 1 that
+/// mobility is not among them.
+const FLAGS_NO_COUNTS: usize = 0;
+const FLAGS_ALL_COUNTS: usize = 1;
+const FLAGS_POTENTIAL: usize = 3;
 /// No weights file holds more than this (a guard against absurd headers).
 const MAX_WEIGHTS: usize = 1 << 26;
 /// Scores stay within this many hundredths of a disc.
@@ -47,8 +54,8 @@ pub struct PatternWeights {
     stage_empties: usize,
     /// The stage of each empties count (a division per evaluation costs more than a load).
     stage_by_empties: [u8; 65],
-    /// Whether the tables end with the count features (mobility, potential mobility).
-    counts: bool,
+    /// The count features after the patterns; every layout with counts keeps room for all.
+    counts: Counts,
     /// Weights per stage: the bias, the shape tables, then the counts if any.
     stage_size: usize,
     weights: Vec<i16>,
@@ -59,7 +66,7 @@ pub struct PatternWeights {
 }
 
 /// Zero weights after the last stage, so that a stage's table read with any 16-bit index
-/// past any placement's start stays inside the vector (see `score_indices`).
+/// past any placement's start stays inside the vector (see `lookup_sum`).
 const INDEX_SLACK: usize = 1 << 16;
 
 /// Hundredths of a disc per unit of the quantized weights, as a fraction: 25 / 2.
@@ -88,23 +95,42 @@ fn quantize_all(weights: &[i16]) -> Vec<i8> {
     out
 }
 
-/// The weights of the patterns alone in one stage (the bias included).
-fn patterns_end() -> usize {
-    shape_offsets().1
+/// The sum of the weights of `table` (a stage's, with `INDEX_SLACK` after it) that the
+/// pattern indices `mine` select.
+#[inline]
+fn lookup_sum(table: &[i8], mine: &[u16; LANES]) -> i32 {
+    assert!(table.len() >= PATTERNS_END + INDEX_SLACK);
+    // Written out lane by lane, so that each load carries its placement's start as a
+    // constant in its address (a loop keeps the starts in memory and adds them).
+    macro_rules! lanes {
+        ($($k:literal)*) => {
+            // SAFETY: a placement's start is below the patterns' end and an index below
+            // 2^16, and `table` holds `PATTERNS_END + INDEX_SLACK` weights (checked above).
+            0 $(+ i32::from(unsafe {
+                *table.get_unchecked(LANE_OFFSETS[$k] as usize + usize::from(mine[$k]))
+            }))*
+        };
+    }
+    const _: () = assert!(PLACEMENTS == 46, "lookup_sum lists 46 lanes");
+    lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45)
 }
 
 impl PatternWeights {
     /// All-zero weights in the layout of `pattern`.
     pub fn zeros() -> PatternWeights {
-        PatternWeights::zeros_with(STAGE_EMPTIES, true)
+        PatternWeights::zeros_with(STAGE_EMPTIES, COUNTS)
     }
 
     /// All-zero weights with one stage per `stage_empties` empties (1 to 60; the last stage
     /// also takes the remainder), with or without the count features.
-    pub fn zeros_with(stage_empties: usize, counts: bool) -> PatternWeights {
+    pub fn zeros_with(stage_empties: usize, counts: Counts) -> PatternWeights {
         let stage_empties = stage_empties.clamp(1, 60);
         let stages = 60 / stage_empties;
-        let stage_size = patterns_end() + if counts { COUNT_WEIGHTS } else { 0 };
+        let stage_size = PATTERNS_END
+            + match counts {
+                Counts::None => 0,
+                Counts::Potential | Counts::All => COUNT_WEIGHTS,
+            };
         PatternWeights {
             stages,
             stage_empties,
@@ -165,12 +191,9 @@ impl PatternWeights {
     pub fn features(&self, player: u64, opponent: u64, out: &mut Vec<u32>) {
         out.clear();
         let state = FeatureState::new(player, opponent);
-        let offsets = placement_offsets();
-        out.extend((0..PLACEMENTS).map(|i| offsets[i] + u32::from(state.mine[i])));
-        if self.counts {
-            let moves = legal_moves(player, opponent);
-            out.extend(count_features(player, opponent, moves, patterns_end()));
-        }
+        out.extend((0..PLACEMENTS).map(|i| LANE_OFFSETS[i] + u32::from(state.mine[i])));
+        let (counts, n) = count_features(player, opponent, self.counts, PATTERNS_END);
+        out.extend_from_slice(&counts[..n]);
     }
 
     /// The score from the incremental `state` of `player` to move against `opponent`.
@@ -183,17 +206,8 @@ impl PatternWeights {
     #[inline]
     pub fn score_indices(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         let table = self.quantized_stage(64 - (player | opponent).count_ones());
-        let offsets = placement_offsets();
-        let mut sum = i32::from(table[0]);
-        for (offset, index) in offsets.iter().zip(mine) {
-            let at = (offset + u32::from(*index)) as usize;
-            debug_assert!(at < self.stage_size, "pattern index out of its table");
-            // SAFETY: a placement's start is below the patterns' end (at most `stage_size`)
-            // and an index is below 2^16 = INDEX_SLACK, and `table` holds `stage_size +
-            // INDEX_SLACK` weights: no index reads outside it, whatever state it comes from.
-            sum += i32::from(unsafe { *table.get_unchecked(at) });
-        }
-        sum += self.count_sum(table, player, opponent);
+        let sum =
+            i32::from(table[0]) + lookup_sum(table, mine) + self.count_sum(table, player, opponent);
         (sum * QUANTUM.0 / QUANTUM.1).clamp(-SCORE_LIMIT, SCORE_LIMIT)
     }
 
@@ -209,11 +223,8 @@ impl PatternWeights {
 
     #[inline]
     fn count_sum(&self, table: &[i8], player: u64, opponent: u64) -> i32 {
-        if !self.counts {
-            return 0;
-        }
-        let moves = legal_moves(player, opponent);
-        count_features(player, opponent, moves, patterns_end())
+        let (counts, n) = count_features(player, opponent, self.counts, PATTERNS_END);
+        counts[..n]
             .iter()
             .map(|&at| i32::from(table[at as usize]))
             .sum()
@@ -231,8 +242,14 @@ impl PatternWeights {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
         };
         let (stages, stage_empties, flags) = (read_u32(8), read_u32(12), read_u32(16));
-        let counts = flags & 1 != 0;
-        if !(1..=60).contains(&stage_empties) || stages != 60 / stage_empties || flags > 1 {
+        let counts = match flags {
+            FLAGS_NO_COUNTS => Counts::None,
+            FLAGS_ALL_COUNTS => Counts::All,
+            FLAGS_POTENTIAL => Counts::Potential,
+            _ => Counts::None,
+        };
+        let known = [FLAGS_NO_COUNTS, FLAGS_ALL_COUNTS, FLAGS_POTENTIAL].contains(&flags);
+        if !(1..=60).contains(&stage_empties) || stages != 60 / stage_empties || !known {
             return Err(format!(
                 "pattern weights for {stages} stages of {stage_empties} empties (flags {flags}): \
                  not a layout this build reads"
@@ -272,11 +289,11 @@ impl PatternWeights {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
         };
         let (phases, size) = (read_u32(8), read_u32(12));
-        if phases != WTHOR_PHASES || size != patterns_end() {
+        if phases != WTHOR_PHASES || size != PATTERNS_END {
             return Err(format!(
                 "pattern weights for {phases} phases of {size} weights; this build reads \
                  {WTHOR_PHASES} of {}",
-                patterns_end()
+                PATTERNS_END
             ));
         }
         let body = &bytes[16..];
@@ -295,18 +312,24 @@ impl PatternWeights {
             stages: phases,
             stage_empties: WTHOR_PHASE_EMPTIES,
             stage_by_empties: stage_table(phases, WTHOR_PHASE_EMPTIES),
-            counts: false,
+            counts: Counts::None,
             stage_size: size,
             quantized: quantize_all(&weights),
             weights,
         })
     }
 
-    /// The current format: [`MAGIC`], the stages, empties per stage and flags (bit 0: counts)
-    /// as u32 little endian, then the weights as i16 little endian, deflated (zlib).
+    /// The current format: [`MAGIC`], the stages, empties per stage and flags (bit 0: count
+    /// features, bit 1: without mobility) as u32 little endian, then the weights as i16
+    /// little endian, deflated (zlib).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        for n in [self.stages, self.stage_empties, usize::from(self.counts)] {
+        let flags = match self.counts {
+            Counts::None => FLAGS_NO_COUNTS,
+            Counts::All => FLAGS_ALL_COUNTS,
+            Counts::Potential => FLAGS_POTENTIAL,
+        };
+        for n in [self.stages, self.stage_empties, flags] {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
         let raw: Vec<u8> = self.weights.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -456,7 +479,7 @@ mod tests {
 
     #[test]
     fn weights_round_trip_through_bytes_and_bad_files_are_refused() {
-        let mut weights = PatternWeights::zeros_with(4, true);
+        let mut weights = PatternWeights::zeros_with(4, Counts::All);
         let discs: Vec<f32> = (0..weights.stage_size())
             .map(|i| (i % 101) as f32 / 10.0 - 5.0)
             .collect();

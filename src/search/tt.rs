@@ -149,14 +149,17 @@ impl TranspositionTable {
             .find(|e| e.used && e.player == player && e.opponent == opponent && e.kind == kind)
         {
             if slot.depth == depth {
-                // Same search depth: both bounds hold, so keep the tighter of each.
+                // Same search depth: both bounds hold, so keep the tighter of each. The best
+                // move is the one that proved the lower bound kept: a search that failed low
+                // names a move that is only no better than its bound, and an exact entry
+                // (both bounds equal) must name a move that reaches its value.
+                let slot_proves_lower = slot.lower > lower;
                 entry.lower = entry.lower.max(slot.lower);
                 entry.upper = entry.upper.min(slot.upper);
                 if entry.lower > entry.upper {
                     entry.lower = lower;
                     entry.upper = upper;
-                }
-                if best == NO_MOVE {
+                } else if slot_proves_lower || best == NO_MOVE {
                     entry.best = slot.best;
                 }
             } else if slot.depth > depth {
@@ -186,5 +189,22 @@ mod tests {
         assert_eq!((e.lower, e.upper, e.best), (4, 8, 5));
         assert!(tt.probe(1, 2, 3).is_none());
         assert!(tt.probe(2, 1, KIND_ENDGAME).is_none());
+    }
+
+    #[test]
+    fn an_exact_entry_names_the_move_that_proved_its_value() {
+        // Move 12 proved the value at least 24; a later search that failed low at 24 names
+        // move 30, which is only known to be no better than 24.
+        let mut tt = TranspositionTable::new(1);
+        tt.store((1, 2), KIND_ENDGAME, 12, 24, 64, 12);
+        tt.store((1, 2), KIND_ENDGAME, 12, -64, 24, 30);
+        let e = tt.probe(1, 2, KIND_ENDGAME).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (24, 24, 12));
+        // In the other order, the later search proves the lower bound with its move.
+        let mut tt = TranspositionTable::new(1);
+        tt.store((1, 2), KIND_ENDGAME, 12, -64, 24, 30);
+        tt.store((1, 2), KIND_ENDGAME, 12, 24, 64, 12);
+        let e = tt.probe(1, 2, KIND_ENDGAME).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (24, 24, 12));
     }
 }
