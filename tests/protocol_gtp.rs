@@ -66,7 +66,7 @@ fn fixed_transcript_is_exact() {
         (
             "othello-engine-set colour blue",
             &[
-                "? unknown setting 'colour' (known: level, opening-moves, opening-depth, opening-eval, midgame-depth, midgame-eval, endgame-empties, endgame-mode)",
+                "? unknown setting 'colour' (known: level, opening-moves, opening-depth, opening-eval, midgame-depth, midgame-eval, endgame-empties, endgame-mode, selectivity)",
             ],
         ),
     ];

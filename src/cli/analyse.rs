@@ -29,6 +29,9 @@ fn report_line(r: &SearchReport) -> String {
     let depth = match r.value {
         Value::Exact(_) => format!("{}@100%", r.depth),
         Value::Wld(_) => format!("{}@WLD", r.depth),
+        Value::Estimate(_) if r.selectivity.is_selective() => {
+            format!("{}@{}", r.depth, r.selectivity)
+        }
         Value::Estimate(_) => r.depth.to_string(),
     };
     let value = match r.value {

@@ -71,6 +71,10 @@ pub struct LevelArgs {
     /// How to solve: exact, wld or win-else-least.
     #[arg(long, value_name = "MODE", value_parser = setting!("endgame-mode"))]
     pub endgame_mode: Option<LevelSetting>,
+    /// Multi-ProbCut confidence of the midgame search, in percent: 73, 87, 95, 98, 99 or 100
+    /// (full width).
+    #[arg(long, value_name = "PERCENT", value_parser = setting!("selectivity"), allow_hyphen_values = true)]
+    pub selectivity: Option<LevelSetting>,
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
     pub hash: Option<usize>,
@@ -96,6 +100,7 @@ impl LevelArgs {
             self.midgame_eval,
             self.endgame_empties,
             self.endgame_mode,
+            self.selectivity,
         ];
         for setting in refinements.into_iter().flatten() {
             levels.apply(setting);

@@ -32,6 +32,9 @@ pub struct BenchArgs {
     /// Weights for `pattern` from FILE instead of the built-in ones.
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     weights: Option<PatternWeights>,
+    /// Multi-ProbCut confidence in percent: 73, 87, 95, 98, 99 or 100 (default: full width).
+    #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
+    selectivity: Option<String>,
 }
 
 /// Searches and prints each position, then the total.
@@ -53,6 +56,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         crate::eval::pattern::use_weights(w).map_err(error)?;
     }
     let mut searcher = Searcher::new(args.hash.unwrap_or(BENCH_HASH_MIB), Some(0));
+    if let Some(s) = &args.selectivity {
+        searcher.set_selectivity(s.parse().map_err(error)?);
+    }
     let level = PhaseLevel { depth, eval };
     let (mut nodes, mut secs) = (0u64, 0f64);
     for (i, line) in BENCH_POSITIONS
@@ -77,7 +83,12 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         secs += r.elapsed.as_secs_f64();
     }
     println!(
-        "bench: depth {depth}, evaluator {eval}: {nodes} nodes {:.0} nps ({secs:.3} s)",
+        "bench: depth {depth}, evaluator {eval}{}: {nodes} nodes {:.0} nps ({secs:.3} s)",
+        if searcher.selectivity().is_selective() {
+            format!(", selectivity {}", searcher.selectivity())
+        } else {
+            String::new()
+        },
         nodes as f64 / secs.max(1e-9)
     );
     Ok(())

@@ -5,6 +5,7 @@ mod analyse;
 mod args;
 mod bench;
 mod datagen;
+mod mpc;
 mod perft;
 mod serve;
 mod solve;
@@ -66,6 +67,9 @@ enum Command {
     /// merge` joins shard files, `datagen stats` counts a file.
     #[command(args_override_self = true)]
     Datagen(datagen::DatagenCommand),
+    /// Multi-ProbCut: `mpc calibrate` fits the selective search's regressions.
+    #[command(subcommand)]
+    Mpc(mpc::MpcCommand),
 }
 
 /// `match`: a match, or `match merge`.
@@ -121,6 +125,7 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Train(a)) => train::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
+        Some(Command::Mpc(c)) => mpc::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 use super::Searcher;
 use super::levels::{Levels, Phase};
 use super::limits::Limits;
+use super::probcut::Selectivity;
 use super::report::SearchReport;
 use crate::board::{Move, Position};
 use std::sync::atomic::Ordering;
@@ -73,6 +74,7 @@ impl Searcher {
                     nodes,
                     elapsed: reply.elapsed,
                     complete: true,
+                    selectivity: Selectivity::FULL,
                 });
             }
             round.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));

@@ -3,10 +3,11 @@
 
 use super::limits::{Limits, Stopper};
 use super::midgame::{INFINITY, Midgame, WIN};
+use super::probcut::{self, Selectivity};
 use super::report::{SearchReport, Value, principal_variation};
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
-use crate::eval::{Evaluator, EvaluatorVisitor};
+use crate::eval::{Evaluator, EvaluatorVisitor, Pattern};
 use std::time::Instant;
 
 /// From this depth on, a depth starts with a window around the last depth's value; the first
@@ -24,6 +25,7 @@ pub(crate) struct Deepen<'a> {
     pub tt: &'a mut TranspositionTable,
     pub position: &'a Position,
     pub max_depth: u32,
+    pub selectivity: Selectivity,
     pub limits: &'a Limits,
     pub progress: &'a mut dyn FnMut(&SearchReport),
 }
@@ -36,6 +38,7 @@ impl EvaluatorVisitor for Deepen<'_> {
             self.tt,
             self.position,
             self.max_depth,
+            self.selectivity,
             eval,
             self.limits,
             self.progress,
@@ -43,25 +46,36 @@ impl EvaluatorVisitor for Deepen<'_> {
     }
 }
 
-/// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval`, calling
-/// `progress` after each finished depth. A depth cut short by the limits is dropped unless it
-/// is the first; no depth starts after the soft deadline, and a proven result ends the
-/// deepening. Returns the last report (`None` only if no depth ran).
+/// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval` at
+/// `selectivity` (selective only with the evaluator the ProbCut table was calibrated for),
+/// calling `progress` after each finished depth. A depth cut short by the limits is dropped
+/// unless it is the first; no depth starts after the soft deadline, and a proven result ends
+/// the deepening. Returns the last report (`None` only if no depth ran).
 fn deepen<E: Evaluator>(
     tt: &mut TranspositionTable,
     position: &Position,
     max_depth: u32,
+    selectivity: Selectivity,
     eval: &E,
     limits: &Limits,
     progress: &mut dyn FnMut(&SearchReport),
 ) -> Option<SearchReport> {
     let start = Instant::now();
     let mut stopper = Stopper::new(limits);
+    let calibrated = E::ID == <Pattern as Evaluator>::ID
+        && probcut::CALIBRATED_EVALUATOR == crate::eval::EvaluatorKind::Pattern;
+    let selectivity = if calibrated {
+        selectivity
+    } else {
+        Selectivity::FULL
+    };
     let mut search = Midgame {
         tt,
         eval,
         nodes: 0,
         stopper: &mut stopper,
+        selectivity,
+        probcut: selectivity.is_selective().then(|| &*probcut::BUILT_IN),
     };
     let max_depth = max_depth.clamp(1, position.empty_count().max(1));
     let state = eval.state(position);
@@ -95,6 +109,7 @@ fn deepen<E: Evaluator>(
             nodes: search.nodes,
             elapsed: start.elapsed(),
             complete: !search.stopper.stopped(),
+            selectivity,
         };
         if !report.complete {
             return Some(report);

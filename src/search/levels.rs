@@ -1,6 +1,7 @@
 //! Per-phase settings: the depth and evaluator of the opening and the midgame, and when and how
 //! the endgame is solved. The command line, the protocols and the tournament runner share them.
 
+use super::probcut::Selectivity;
 use crate::board::{MAX_EMPTIES, Position};
 use crate::eval::EvaluatorKind;
 use std::fmt;
@@ -112,10 +113,14 @@ pub struct Levels {
     pub endgame_empties: u32,
     /// How to solve.
     pub endgame_mode: EndgameMode,
+    /// How selective the opening's and midgame's searches are (Multi-ProbCut).
+    pub selectivity: Selectivity,
 }
 
 /// The highest preset level.
 pub const MAX_LEVEL: u32 = 20;
+/// The selectivity of the presets.
+const PRESET_SELECTIVITY: Selectivity = Selectivity::FULL;
 /// The level used when none is given.
 pub const DEFAULT_LEVEL: u32 = 10;
 
@@ -133,6 +138,7 @@ impl Default for Levels {
             },
             endgame_empties: 20,
             endgame_mode: EndgameMode::Exact,
+            selectivity: Selectivity::FULL,
         })
     }
 }
@@ -157,10 +163,12 @@ pub enum LevelSetting {
     EndgameEmpties(u32),
     /// `endgame-mode`.
     EndgameMode(EndgameMode),
+    /// `selectivity`.
+    Selectivity(Selectivity),
 }
 
 /// The setting names, for help texts and protocol option lists.
-pub const SETTING_NAMES: [&str; 8] = [
+pub const SETTING_NAMES: [&str; 9] = [
     "level",
     "opening-moves",
     "opening-depth",
@@ -169,6 +177,7 @@ pub const SETTING_NAMES: [&str; 8] = [
     "midgame-eval",
     "endgame-empties",
     "endgame-mode",
+    "selectivity",
 ];
 
 impl LevelSetting {
@@ -194,6 +203,7 @@ impl LevelSetting {
             "midgame-eval" => LevelSetting::MidgameEval(eval()?),
             "endgame-empties" => LevelSetting::EndgameEmpties(number(0, MAX_EMPTIES)?),
             "endgame-mode" => LevelSetting::EndgameMode(value.trim().parse()?),
+            "selectivity" => LevelSetting::Selectivity(value.parse()?),
             _ => {
                 return Err(format!(
                     "unknown setting '{name}' (known: {})",
@@ -229,6 +239,7 @@ impl Levels {
             },
             endgame_empties,
             endgame_mode: EndgameMode::Exact,
+            selectivity: PRESET_SELECTIVITY,
         })
     }
 
@@ -283,6 +294,7 @@ impl Levels {
             LevelSetting::MidgameEval(e) => self.midgame.eval = e,
             LevelSetting::EndgameEmpties(n) => self.endgame_empties = n,
             LevelSetting::EndgameMode(m) => self.endgame_mode = m,
+            LevelSetting::Selectivity(s) => self.selectivity = s,
         }
     }
 
@@ -297,12 +309,13 @@ impl fmt::Display for Levels {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "opening: {} moves at depth {} ({}); midgame: depth {} ({}); endgame: {} solve from {} empties",
+            "opening: {} moves at depth {} ({}); midgame: depth {} ({}); selectivity {}; endgame: {} solve from {} empties",
             self.opening_moves,
             self.opening.depth,
             self.opening.eval,
             self.midgame.depth,
             self.midgame.eval,
+            self.selectivity,
             self.endgame_mode,
             self.endgame_empties
         )
@@ -381,6 +394,7 @@ mod tests {
         assert!(levels.set("endgame-mode", "maybe").is_err());
         assert!(levels.set("level", "99").is_err());
         assert!(levels.set("colour", "red").is_err());
+        assert!(levels.set("selectivity", "90").is_err());
         assert_eq!(levels, before);
         levels.set("level", "3").unwrap();
         assert_eq!(levels.midgame.depth, 3);

@@ -2,6 +2,7 @@
 //! the score scale it shares with the reports: evaluations below [`WIN`], finished games above.
 
 use super::limits::Stopper;
+use super::probcut::{self, MpcTable, Selectivity};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, CORNERS, Position, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator, EvaluatorKind};
@@ -69,6 +70,10 @@ pub(crate) struct Midgame<'a, E: Evaluator> {
     pub eval: &'a E,
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
+    /// The selectivity of this search; with a table (calibrated for `E`), nodes with a null
+    /// window try Multi-ProbCut cuts at `t` (see `probcut.rs`).
+    pub selectivity: Selectivity,
+    pub probcut: Option<&'a MpcTable>,
 }
 
 impl<E: Evaluator> Midgame<'_, E> {
@@ -82,6 +87,47 @@ impl<E: Evaluator> Midgame<'_, E> {
         );
         E::ID
     };
+
+    /// The depth byte of this search's table entries: depth and selectivity in one number, so
+    /// that an entry answers a node only when it was searched at least as deep and at least
+    /// as wide (deeper counts first).
+    #[inline]
+    fn table_depth(&self, depth: u32) -> u8 {
+        (depth.min(41) * 6 + u32::from(self.selectivity.index())) as u8
+    }
+
+    /// Multi-ProbCut at a null-window node `depth` deep: `Some(value)` when a shallow search
+    /// predicts, with the search's confidence, that the deep value is at least `beta` or at
+    /// most `alpha` (= `beta - 1`).
+    fn probcut(
+        &mut self,
+        position: &Position,
+        state: &E::State,
+        depth: u32,
+        beta: i32,
+    ) -> Option<i32> {
+        let table = self.probcut?;
+        let cut = probcut::cut(
+            table,
+            position.empty_count(),
+            depth,
+            beta,
+            self.selectivity.t(),
+        )?;
+        if cut.high <= EVAL_LIMIT {
+            let (v, _) = self.search(position, state, cut.depth, cut.high - 1, cut.high);
+            if v >= cut.high && !self.stopper.stopped() {
+                return Some(beta);
+            }
+        }
+        if cut.low >= -EVAL_LIMIT {
+            let (v, _) = self.search(position, state, cut.depth, cut.low, cut.low + 1);
+            if v <= cut.low && !self.stopper.stopped() {
+                return Some(beta - 1);
+            }
+        }
+        None
+    }
 
     #[inline]
     fn evaluate(&self, state: &E::State, position: &Position) -> i32 {
@@ -221,7 +267,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         if depth >= TABLE_MIN_DEPTH
             && let Some(e) = self.tt.probe(p, o, Self::KIND)
         {
-            if u32::from(e.depth) >= depth {
+            if e.depth >= self.table_depth(depth) {
                 if e.lower >= beta || e.lower == e.upper {
                     return (e.lower, e.best);
                 }
@@ -230,6 +276,13 @@ impl<E: Evaluator> Midgame<'_, E> {
                 }
             }
             tt_move = e.best;
+        }
+        if depth >= probcut::MIN_DEPTH
+            && beta == alpha + 1
+            && beta.abs() < WIN
+            && let Some(v) = self.probcut(position, state, depth, beta)
+        {
+            return (v, NO_MOVE);
         }
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -277,7 +330,7 @@ impl<E: Evaluator> Midgame<'_, E> {
             self.tt.store(
                 (p, o),
                 Self::KIND,
-                depth.min(255) as u8,
+                self.table_depth(depth),
                 lower,
                 upper,
                 best_move,
@@ -369,12 +422,7 @@ mod tests {
         };
         let mut tt = TranspositionTable::new(1);
         let mut stopper = Stopper::new(&Limits::none());
-        let mut search = Midgame {
-            tt: &mut tt,
-            eval: &eval,
-            nodes: 0,
-            stopper: &mut stopper,
-        };
+        let mut search = full_width(&mut tt, &eval, &mut stopper);
         // Every fourth position, searched 4 plies deep: the searches meet the passes and the
         // finished games near the end of the random games.
         for position in positions.iter().step_by(4) {
@@ -382,6 +430,78 @@ mod tests {
             search.search(position, &state, 4, -INFINITY, INFINITY);
         }
         assert!(eval.checks.get() > 100_000, "{} checks", eval.checks.get());
+    }
+
+    /// A full-width search with `eval`.
+    fn full_width<'a, E: Evaluator>(
+        tt: &'a mut TranspositionTable,
+        eval: &'a E,
+        stopper: &'a mut Stopper,
+    ) -> Midgame<'a, E> {
+        Midgame {
+            tt,
+            eval,
+            nodes: 0,
+            stopper,
+            selectivity: Selectivity::FULL,
+            probcut: None,
+        }
+    }
+
+    /// Plain negamax without pruning, table or selectivity, scoring leaves as the search
+    /// does: the reference a full-width search must equal.
+    fn negamax<E: Evaluator>(eval: &E, position: &Position, depth: u32) -> i32 {
+        let moves = position.legal_moves();
+        if moves == 0 {
+            if legal_moves(position.opponent(), position.player()) == 0 {
+                return terminal_score(position);
+            }
+            if depth == 0 {
+                return eval.evaluate(position).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            }
+            return -negamax(eval, &position.pass(), depth);
+        }
+        if depth == 0 {
+            return eval.evaluate(position).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let mut best = -INFINITY;
+        for sq in Bits(moves) {
+            let flips = crate::board::flips(position.player(), position.opponent(), sq);
+            let child = position.play_flips(1u64 << sq, flips);
+            let v = if depth == 1 {
+                if child.empty() == 0 || child.player() == 0 {
+                    -terminal_score(&child)
+                } else {
+                    -eval.evaluate(&child).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+                }
+            } else {
+                -negamax(eval, &child, depth - 1)
+            };
+            best = best.max(v);
+        }
+        best
+    }
+
+    #[test]
+    fn full_width_search_equals_plain_negamax() {
+        let (positions, _) = random_positions(12, 11);
+        let eval = Pattern;
+        let mut checked = 0;
+        for (i, position) in positions.iter().enumerate().step_by(3) {
+            let depth = 1 + (i as u32 % 4);
+            let mut tt = TranspositionTable::new(1);
+            let mut stopper = Stopper::new(&Limits::none());
+            let mut search = full_width(&mut tt, &eval, &mut stopper);
+            let state = eval.state(position);
+            let (v, _) = search.search(position, &state, depth, -INFINITY, INFINITY);
+            assert_eq!(
+                v,
+                negamax(&eval, position, depth),
+                "{position:?} depth {depth}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 50, "{checked} positions");
     }
 
     #[test]

@@ -57,6 +57,7 @@ mod endgame;
 mod levels;
 mod limits;
 mod midgame;
+pub mod probcut;
 mod report;
 mod stability;
 mod time;
@@ -69,6 +70,7 @@ pub use levels::{
 };
 pub use limits::Limits;
 pub use midgame::{INFINITY, WIN, terminal_score};
+pub use probcut::Selectivity;
 pub use report::{SearchReport, Value};
 pub use stability::stable_discs;
 pub use time::{TimeBudget, limits_for, move_time};
@@ -92,6 +94,7 @@ type InnerSearch<'a> =
 pub struct Searcher {
     tt: TranspositionTable,
     rng: Xoshiro256PlusPlus,
+    selectivity: Selectivity,
 }
 
 /// From this many empties on, an exact solve starts from a searched guess of its score.
@@ -118,7 +121,19 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mib),
             rng,
+            selectivity: Selectivity::FULL,
         }
+    }
+
+    /// Sets how selective the midgame searches are (Multi-ProbCut; [`Selectivity::FULL`]:
+    /// full width, the default).
+    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
+        self.selectivity = selectivity;
+    }
+
+    /// How selective the midgame searches are.
+    pub fn selectivity(&self) -> Selectivity {
+        self.selectivity
     }
 
     /// Forgets all stored results (a new game).
@@ -135,6 +150,7 @@ impl Searcher {
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
+        self.selectivity = levels.selectivity;
         let phase = levels.phase(position);
         let level = levels.phase_level(phase);
         if level.play() == Play::Random && phase != Phase::Endgame {
@@ -163,6 +179,7 @@ impl Searcher {
             nodes: 0,
             elapsed: Duration::ZERO,
             complete: true,
+            selectivity: Selectivity::FULL,
         }
     }
 
@@ -186,6 +203,7 @@ impl Searcher {
                 nodes: 0,
                 elapsed: Duration::ZERO,
                 complete: true,
+                selectivity: Selectivity::FULL,
             });
         }
         let mut flip = |r: &SearchReport| progress(&pass_report(r));
@@ -212,6 +230,7 @@ impl Searcher {
             tt: &mut self.tt,
             position,
             max_depth: level.depth,
+            selectivity: self.selectivity,
             limits,
             progress,
         };
@@ -291,6 +310,7 @@ impl Searcher {
             nodes,
             elapsed: start.elapsed(),
             complete: true,
+            selectivity: Selectivity::FULL,
         };
         progress(&report);
         report

@@ -2,6 +2,7 @@
 //! depth, and the principal variation read back from the transposition table.
 
 use super::midgame::WIN;
+use super::probcut::Selectivity;
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
 use crate::eval::Evaluator;
@@ -70,6 +71,8 @@ pub struct SearchReport {
     pub elapsed: Duration,
     /// False when a limit cut the search short.
     pub complete: bool,
+    /// How selective the search was (100%: full width; solves are exact).
+    pub selectivity: Selectivity,
 }
 
 /// The report for a position that had to pass, built from the report of the position after
@@ -80,6 +83,7 @@ pub(crate) fn pass_report(after: &SearchReport) -> SearchReport {
     SearchReport {
         best_move: Move::Pass,
         value: after.value.negate(),
+        selectivity: after.selectivity,
         pv,
         ..after.clone()
     }

@@ -1,0 +1,437 @@
+//! Multi-ProbCut (Buro, 1997): selective search from shallow predictions of deep values.
+//!
+//! A search to depth `d` and one to a shallower depth `d'` of the same position are strongly
+//! correlated: over many positions the deep value is close to a line `slope x shallow +
+//! offset`, with residuals of standard deviation `sigma`. At a node that only asks whether its
+//! value reaches `beta` (a null window), a shallow search can answer for the deep one: if it
+//! shows `slope x v' + offset - t x sigma >= beta`, the deep value is at least `beta` with the
+//! probability of the normal distribution below `t`, and the node is cut without the deep
+//! search; the same below `alpha`. `t` is the selectivity: small `t` cuts more and errs more.
+//! "Multi" because every depth from [`MIN_DEPTH`] on has its own regression, and the shallow
+//! searches are themselves selective.
+//!
+//! The regressions are measured, not guessed: `othello-engine mpc calibrate` searches sample
+//! positions at both depths of every pair, full width, and fits the line and its sigma per
+//! stage of the game (`data/mpc-table.txt`, built into the binary). They hold for the
+//! evaluator they were measured with ([`CALIBRATED_EVALUATOR`]); other evaluators search
+//! full width.
+
+use crate::eval::EvaluatorKind;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+/// ProbCut starts at this many plies left; below, the shallow search would be the leaf.
+pub const MIN_DEPTH: u32 = 3;
+/// The deepest searched depth with its own regression; deeper ones use this one's.
+pub const MAX_CALIBRATED_DEPTH: u32 = 14;
+/// Empty squares per stage of the table.
+pub const STAGE_EMPTIES: u32 = 10;
+/// Stages of the table: empties 0-9, 10-19, ..., 50-60.
+pub const STAGES: usize = 6;
+/// The evaluator whose scores the built-in table describes.
+pub const CALIBRATED_EVALUATOR: EvaluatorKind = EvaluatorKind::Pattern;
+
+/// The selectivity levels: the confidence a cut must have, and its `t` (the quantile of the
+/// standard normal distribution; Buro's and the strong engines' usual steps).
+const LEVELS: [(u8, f32); 6] = [
+    (73, 1.1),
+    (87, 1.5),
+    (95, 2.0),
+    (98, 2.6),
+    (99, 3.3),
+    (100, f32::INFINITY),
+];
+
+/// How selective a search is: one of [`Selectivity::ALL`], from 73% to 100% (full width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Selectivity(u8);
+
+impl Selectivity {
+    /// Full width: no cuts.
+    pub const FULL: Selectivity = Selectivity(LEVELS.len() as u8 - 1);
+    /// Every level, least selective last.
+    pub const ALL: [Selectivity; LEVELS.len()] = {
+        let mut all = [Selectivity(0); LEVELS.len()];
+        let mut i = 0;
+        while i < LEVELS.len() {
+            all[i] = Selectivity(i as u8);
+            i += 1;
+        }
+        all
+    };
+
+    /// The confidence of a cut, in percent (100: no cuts).
+    pub fn percent(self) -> u8 {
+        LEVELS[usize::from(self.0)].0
+    }
+
+    /// The quantile `t` of a cut.
+    pub fn t(self) -> f32 {
+        LEVELS[usize::from(self.0)].1
+    }
+
+    /// The level's index, 0 (73%) to 5 (100%).
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// Whether this level cuts at all.
+    pub fn is_selective(self) -> bool {
+        self != Selectivity::FULL
+    }
+
+    /// The next less selective level, if any.
+    pub fn wider(self) -> Option<Selectivity> {
+        (self != Selectivity::FULL).then(|| Selectivity(self.0 + 1))
+    }
+}
+
+impl fmt::Display for Selectivity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}%", self.percent())
+    }
+}
+
+impl FromStr for Selectivity {
+    type Err = String;
+
+    /// `73`, `87`, `95`, `98`, `99` or `100`, with or without `%`.
+    fn from_str(s: &str) -> Result<Selectivity, String> {
+        let digits = s.trim().trim_end_matches('%');
+        Selectivity::ALL
+            .into_iter()
+            .find(|l| digits.parse::<u8>() == Ok(l.percent()))
+            .ok_or_else(|| format!("unknown selectivity '{s}' (known: 73, 87, 95, 98, 99, 100)"))
+    }
+}
+
+/// The shallow depth paired with `depth`: about half, of the same parity (an odd and an even
+/// depth see the position from different sides' last moves, and would correlate worse).
+pub fn shallow_depth(depth: u32) -> u32 {
+    let half = depth / 2;
+    if half % 2 == depth % 2 {
+        half.max(1)
+    } else {
+        half.saturating_sub(1).max(1)
+    }
+}
+
+/// The stage of a position with `empties` empty squares.
+pub fn stage(empties: u32) -> usize {
+    ((empties / STAGE_EMPTIES) as usize).min(STAGES - 1)
+}
+
+/// One regression: deep value = `slope` x shallow value + `offset`, residuals of `sigma`
+/// (in the evaluator's units).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Regression {
+    /// The slope.
+    pub slope: f32,
+    /// The offset.
+    pub offset: f32,
+    /// The standard deviation of the residuals.
+    pub sigma: f32,
+}
+
+/// The regressions per stage and deep depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MpcTable {
+    rows: [[Option<Regression>; MAX_CALIBRATED_DEPTH as usize + 1]; STAGES],
+}
+
+impl MpcTable {
+    /// A table with no regressions (no cuts anywhere).
+    pub fn empty() -> MpcTable {
+        MpcTable {
+            rows: [[None; MAX_CALIBRATED_DEPTH as usize + 1]; STAGES],
+        }
+    }
+
+    /// The regression for a search `depth` deep at `empties` empties, if measured (depths past
+    /// the deepest measured one of the stage use that one's).
+    #[inline]
+    pub fn regression(&self, empties: u32, depth: u32) -> Option<Regression> {
+        let row = &self.rows[stage(empties)];
+        let depth = depth.min(MAX_CALIBRATED_DEPTH) as usize;
+        if let Some(r) = row[depth] {
+            return Some(r);
+        }
+        let deepest = row.iter().rposition(Option::is_some)?;
+        (deepest < depth).then(|| row[deepest]).flatten()
+    }
+
+    /// Sets the regression of `stage` and `depth`.
+    pub fn set(&mut self, stage: usize, depth: u32, regression: Regression) {
+        if stage < STAGES && (MIN_DEPTH..=MAX_CALIBRATED_DEPTH).contains(&depth) {
+            self.rows[stage][depth as usize] = Some(regression);
+        }
+    }
+
+    /// Every regression, by stage and depth.
+    pub fn rows(&self) -> impl Iterator<Item = (usize, u32, Regression)> + '_ {
+        self.rows.iter().enumerate().flat_map(|(stage, row)| {
+            row.iter()
+                .enumerate()
+                .filter_map(move |(depth, r)| r.map(|r| (stage, depth as u32, r)))
+        })
+    }
+
+    /// The text form: a comment header, then `stage depth shallow slope offset sigma` per line.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str(&format!("# {line}\n"));
+        }
+        out.push_str("# stage empties depth shallow slope offset sigma\n");
+        for (stage, depth, r) in self.rows() {
+            let first = stage as u32 * STAGE_EMPTIES;
+            let last = if stage + 1 == STAGES {
+                60
+            } else {
+                first + STAGE_EMPTIES - 1
+            };
+            out.push_str(&format!(
+                "{stage} {first}-{last} {depth} {} {:.4} {:.2} {:.2}\n",
+                shallow_depth(depth),
+                r.slope,
+                r.offset,
+                r.sigma
+            ));
+        }
+        out
+    }
+
+    /// Reads [`MpcTable::to_text`]'s form; an error names the line.
+    pub fn from_text(text: &str) -> Result<MpcTable, String> {
+        let mut table = MpcTable::empty();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = |why: &str| format!("MPC table line {}: {why}: '{line}'", n + 1);
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() != 7 {
+                return Err(bad("expected 7 fields"));
+            }
+            let stage: usize = fields[0].parse().map_err(|_| bad("bad stage"))?;
+            let depth: u32 = fields[2].parse().map_err(|_| bad("bad depth"))?;
+            let shallow: u32 = fields[3].parse().map_err(|_| bad("bad shallow depth"))?;
+            let number = |s: &str| s.parse::<f32>().ok().filter(|x| x.is_finite());
+            let (Some(slope), Some(offset), Some(sigma)) =
+                (number(fields[4]), number(fields[5]), number(fields[6]))
+            else {
+                return Err(bad("bad number"));
+            };
+            if stage >= STAGES || !(MIN_DEPTH..=MAX_CALIBRATED_DEPTH).contains(&depth) {
+                return Err(bad("stage or depth out of range"));
+            }
+            if shallow != shallow_depth(depth) {
+                return Err(bad("the shallow depth is not this build's pair"));
+            }
+            if slope <= 0.0 || sigma <= 0.0 {
+                return Err(bad("the slope and sigma must be positive"));
+            }
+            table.set(
+                stage,
+                depth,
+                Regression {
+                    slope,
+                    offset,
+                    sigma,
+                },
+            );
+        }
+        Ok(table)
+    }
+}
+
+/// The built-in table (`data/mpc-table.txt`).
+pub static BUILT_IN: LazyLock<MpcTable> = LazyLock::new(|| {
+    MpcTable::from_text(include_str!("../../data/mpc-table.txt"))
+        .unwrap_or_else(|e| panic!("the built-in MPC table is broken: {e}"))
+});
+
+/// The cuts a node may take: the null-window bounds a shallow search must pass.
+#[derive(Clone, Copy, Debug)]
+pub struct Cut {
+    /// The shallow depth.
+    pub depth: u32,
+    /// A shallow value at least this predicts a deep one at least `beta`.
+    pub high: i32,
+    /// A shallow value at most this predicts a deep one at most `alpha`.
+    pub low: i32,
+}
+
+/// The cuts for a node `depth` deep at `empties` empties with the null window `beta - 1,
+/// beta`, at selectivity `t`; `None` where the table has no regression.
+#[inline]
+pub fn cut(table: &MpcTable, empties: u32, depth: u32, beta: i32, t: f32) -> Option<Cut> {
+    let r = table.regression(empties, depth)?;
+    let margin = t * r.sigma;
+    let high = ((beta as f32 + margin - r.offset) / r.slope).ceil();
+    let low = (((beta - 1) as f32 - margin - r.offset) / r.slope).floor();
+    Some(Cut {
+        depth: shallow_depth(depth),
+        high: high as i32,
+        low: low as i32,
+    })
+}
+
+/// At least this many pairs of values make a regression.
+pub const MIN_PAIRS: usize = 20;
+
+/// The least-squares line through `pairs` of (shallow, deep) values, and the standard
+/// deviation of its residuals; `None` with fewer than [`MIN_PAIRS`] pairs or no spread.
+pub fn fit(pairs: &[(f64, f64)]) -> Option<Regression> {
+    if pairs.len() < MIN_PAIRS {
+        return None;
+    }
+    let n = pairs.len() as f64;
+    let mean_x = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = pairs.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = pairs.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let offset = mean_y - slope * mean_x;
+    let residuals: f64 = pairs
+        .iter()
+        .map(|p| (p.1 - slope * p.0 - offset).powi(2))
+        .sum();
+    let sigma = (residuals / (n - 2.0)).sqrt();
+    (slope > 0.0 && sigma > 0.0).then_some(Regression {
+        slope: slope as f32,
+        offset: offset as f32,
+        sigma: sigma as f32,
+    })
+}
+
+/// The (shallow, deep) value pairs of calibration searches, by stage and deep depth.
+#[derive(Clone, Debug, Default)]
+pub struct CalibrationPairs {
+    pairs: Vec<Vec<(f64, f64)>>,
+}
+
+impl CalibrationPairs {
+    fn slot(stage: usize, depth: u32) -> usize {
+        stage * (MAX_CALIBRATED_DEPTH as usize + 1) + depth as usize
+    }
+
+    /// Adds the values one full-width iterative deepening found at `empties` empties:
+    /// `values[d]` the value at depth `d` (`None` where proven or not reached).
+    pub fn add(&mut self, empties: u32, values: &[Option<i32>]) {
+        if self.pairs.is_empty() {
+            self.pairs = vec![Vec::new(); STAGES * (MAX_CALIBRATED_DEPTH as usize + 1)];
+        }
+        for depth in MIN_DEPTH..=MAX_CALIBRATED_DEPTH {
+            let shallow = shallow_depth(depth);
+            let (Some(Some(deep)), Some(Some(low))) =
+                (values.get(depth as usize), values.get(shallow as usize))
+            else {
+                continue;
+            };
+            self.pairs[Self::slot(stage(empties), depth)].push((f64::from(*low), f64::from(*deep)));
+        }
+    }
+
+    /// The number of pairs of a stage and depth.
+    pub fn count(&self, stage: usize, depth: u32) -> usize {
+        self.pairs.get(Self::slot(stage, depth)).map_or(0, Vec::len)
+    }
+
+    /// The table of the regressions these pairs give.
+    pub fn table(&self) -> MpcTable {
+        let mut table = MpcTable::empty();
+        for stage in 0..STAGES {
+            for depth in MIN_DEPTH..=MAX_CALIBRATED_DEPTH {
+                if let Some(r) = self
+                    .pairs
+                    .get(Self::slot(stage, depth))
+                    .and_then(|p| fit(p))
+                {
+                    table.set(stage, depth, r);
+                }
+            }
+        }
+        table
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_depths_keep_the_parity() {
+        for depth in MIN_DEPTH..=30 {
+            let s = shallow_depth(depth);
+            assert!(s >= 1 && s < depth, "{depth} -> {s}");
+            assert_eq!(s % 2, depth % 2, "{depth} -> {s}");
+        }
+    }
+
+    #[test]
+    fn selectivities_read_and_print() {
+        assert_eq!("95".parse::<Selectivity>(), Ok(Selectivity::ALL[2]));
+        assert_eq!("100%".parse::<Selectivity>(), Ok(Selectivity::FULL));
+        assert!("90".parse::<Selectivity>().is_err());
+        assert!("-1".parse::<Selectivity>().is_err());
+        assert_eq!(Selectivity::ALL[0].to_string(), "73%");
+        assert!(!Selectivity::FULL.is_selective());
+        assert_eq!(Selectivity::ALL[4].wider(), Some(Selectivity::FULL));
+    }
+
+    #[test]
+    fn the_table_reads_back_what_it_writes() {
+        let mut table = MpcTable::empty();
+        table.set(
+            3,
+            7,
+            Regression {
+                slope: 1.02,
+                offset: -12.5,
+                sigma: 240.0,
+            },
+        );
+        let again = MpcTable::from_text(&table.to_text("test")).unwrap();
+        assert_eq!(again.regression(35, 7), table.regression(35, 7));
+        assert!(MpcTable::from_text("0 0-9 7 3 1 0 -5").is_err());
+        assert!(MpcTable::from_text("0 0-9 7 2 1 0 5").is_err());
+        assert!(MpcTable::from_text("9 0-9 7 3 1 0 5").is_err());
+        assert!(BUILT_IN.rows().count() > 0, "the built-in table has rows");
+    }
+
+    #[test]
+    fn a_fit_recovers_a_line() {
+        let pairs: Vec<(f64, f64)> = (0..100)
+            .map(|i| {
+                let x = f64::from(i) * 10.0 - 500.0;
+                let noise = if i % 2 == 0 { 30.0 } else { -30.0 };
+                (x, 1.2 * x + 40.0 + noise)
+            })
+            .collect();
+        let r = fit(&pairs).unwrap();
+        assert!((r.slope - 1.2).abs() < 0.01, "{r:?}");
+        assert!((r.offset - 40.0).abs() < 2.0, "{r:?}");
+        assert!((r.sigma - 30.0).abs() < 1.0, "{r:?}");
+        assert!(fit(&pairs[..5]).is_none());
+    }
+
+    #[test]
+    fn cuts_bracket_the_window() {
+        let mut table = MpcTable::empty();
+        let r = Regression {
+            slope: 1.0,
+            offset: 0.0,
+            sigma: 100.0,
+        };
+        table.set(3, 6, r);
+        let c = cut(&table, 35, 6, 50, 2.0).unwrap();
+        assert_eq!(c.depth, 2);
+        assert_eq!((c.high, c.low), (250, -151));
+    }
+}
