@@ -5,7 +5,6 @@
 use super::args::error;
 use crate::arena::options::{CliError, parse_in_range};
 use crate::board::{Color, Position};
-use crate::eval::EvaluatorKind;
 use crate::eval::dataset::read_dataset;
 use crate::search::probcut::{
     CALIBRATED_EVALUATOR, CalibrationPairs, MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGES, shallow_depth,
@@ -102,7 +101,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         let mut values = vec![None; max_depth as usize + 1];
         let level = PhaseLevel {
             depth: max_depth.min(position.empty_count() - 1),
-            eval: EvaluatorKind::Pattern,
+            eval: CALIBRATED_EVALUATOR,
         };
         let report = searcher.search(position, level, &Limits::none(), &mut |r| {
             if let Value::Estimate(v) = r.value

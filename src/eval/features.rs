@@ -358,16 +358,11 @@ pub enum Counts {
     All,
 }
 
-/// The offsets (after the pattern weights, which end at `patterns_end`) of the count
-/// features of `counts` that `player` to move against `opponent` selects, and how many there
-/// are: potential mobility and parity, then mobility.
+/// The offsets in a stage's table (after the pattern weights, which end at [`PATTERNS_END`])
+/// of the count features of `counts` that `player` to move against `opponent` selects, and
+/// how many there are: potential mobility and parity, then mobility.
 #[inline]
-pub fn count_features(
-    player: u64,
-    opponent: u64,
-    counts: Counts,
-    patterns_end: usize,
-) -> ([u32; 5], usize) {
+pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], usize) {
     let mut out = [0u32; 5];
     if counts == Counts::None {
         return (out, 0);
@@ -377,7 +372,7 @@ pub fn count_features(
     // move may later play.
     let mine_potential = (frontier(opponent, empty).count_ones() as usize).min(POTENTIAL_MAX);
     let theirs_potential = (frontier(player, empty).count_ones() as usize).min(POTENTIAL_MAX);
-    let mobility = patterns_end;
+    let mobility = PATTERNS_END;
     let third = mobility + 2 * (MOBILITY_MAX + 1);
     let fourth = third + POTENTIAL_MAX + 1;
     let parity = fourth + POTENTIAL_MAX + 1 + (empty.count_ones() & 1) as usize;

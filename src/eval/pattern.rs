@@ -36,11 +36,10 @@ const WTHOR_PHASE_EMPTIES: usize = 6;
 const MAGIC_V1: &[u8; 8] = b"OEPATW01";
 /// The magic of the current format.
 pub const MAGIC: &[u8; 8] = b"OEPATW02";
-/// The flags of a weights file: bit 0 says count features follow the patterns, bit 1 that
-/// mobility is not among them.
-const FLAGS_NO_COUNTS: usize = 0;
-const FLAGS_ALL_COUNTS: usize = 1;
-const FLAGS_POTENTIAL: usize = 3;
+/// The flags of a weights file for each set of count features: bit 0 says count features
+/// follow the patterns, bit 1 that mobility is not among them.
+const COUNT_FLAGS: [(Counts, usize); 3] =
+    [(Counts::None, 0), (Counts::All, 1), (Counts::Potential, 3)];
 /// No weights file holds more than this (a guard against absurd headers).
 const MAX_WEIGHTS: usize = 1 << 26;
 /// Scores stay within this many hundredths of a disc.
@@ -192,7 +191,7 @@ impl PatternWeights {
         out.clear();
         let state = FeatureState::new(player, opponent);
         out.extend((0..PLACEMENTS).map(|i| LANE_OFFSETS[i] + u32::from(state.mine[i])));
-        let (counts, n) = count_features(player, opponent, self.counts, PATTERNS_END);
+        let (counts, n) = count_features(player, opponent, self.counts);
         out.extend_from_slice(&counts[..n]);
     }
 
@@ -223,7 +222,7 @@ impl PatternWeights {
 
     #[inline]
     fn count_sum(&self, table: &[i8], player: u64, opponent: u64) -> i32 {
-        let (counts, n) = count_features(player, opponent, self.counts, PATTERNS_END);
+        let (counts, n) = count_features(player, opponent, self.counts);
         counts[..n]
             .iter()
             .map(|&at| i32::from(table[at as usize]))
@@ -242,19 +241,14 @@ impl PatternWeights {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
         };
         let (stages, stage_empties, flags) = (read_u32(8), read_u32(12), read_u32(16));
-        let counts = match flags {
-            FLAGS_NO_COUNTS => Counts::None,
-            FLAGS_ALL_COUNTS => Counts::All,
-            FLAGS_POTENTIAL => Counts::Potential,
-            _ => Counts::None,
-        };
-        let known = [FLAGS_NO_COUNTS, FLAGS_ALL_COUNTS, FLAGS_POTENTIAL].contains(&flags);
-        if !(1..=60).contains(&stage_empties) || stages != 60 / stage_empties || !known {
+        let counts = COUNT_FLAGS.iter().find(|c| c.1 == flags).map(|c| c.0);
+        let stages_known = (1..=60).contains(&stage_empties) && stages == 60 / stage_empties;
+        let (Some(counts), true) = (counts, stages_known) else {
             return Err(format!(
                 "pattern weights for {stages} stages of {stage_empties} empties (flags {flags}): \
                  not a layout this build reads"
             ));
-        }
+        };
         let expected = PatternWeights::zeros_with(stage_empties, counts);
         let want = stages * expected.stage_size * 2;
         let mut body = Vec::with_capacity(want);
@@ -324,11 +318,10 @@ impl PatternWeights {
     /// little endian, deflated (zlib).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        let flags = match self.counts {
-            Counts::None => FLAGS_NO_COUNTS,
-            Counts::All => FLAGS_ALL_COUNTS,
-            Counts::Potential => FLAGS_POTENTIAL,
-        };
+        let flags = COUNT_FLAGS
+            .iter()
+            .find(|c| c.0 == self.counts)
+            .map_or(0, |c| c.1);
         for n in [self.stages, self.stage_empties, flags] {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }

@@ -7,7 +7,7 @@ use super::probcut::{self, Selectivity};
 use super::report::{SearchReport, Value, principal_variation};
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
-use crate::eval::{Evaluator, EvaluatorVisitor, Pattern};
+use crate::eval::{Evaluator, EvaluatorVisitor};
 use std::time::Instant;
 
 /// From this depth on, a depth starts with a window around the last depth's value; the first
@@ -62,9 +62,7 @@ fn deepen<E: Evaluator>(
 ) -> Option<SearchReport> {
     let start = Instant::now();
     let mut stopper = Stopper::new(limits);
-    let calibrated = E::ID == <Pattern as Evaluator>::ID
-        && probcut::CALIBRATED_EVALUATOR == crate::eval::EvaluatorKind::Pattern;
-    let selectivity = if calibrated {
+    let selectivity = if probcut::calibrated_for::<E>() {
         selectivity
     } else {
         Selectivity::FULL

@@ -16,7 +16,7 @@
 //! evaluator they were measured with ([`CALIBRATED_EVALUATOR`]); other evaluators search
 //! full width.
 
-use crate::eval::EvaluatorKind;
+use crate::eval::{Evaluator, EvaluatorKind, Pattern};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
@@ -31,6 +31,11 @@ pub const STAGE_EMPTIES: u32 = 10;
 pub const STAGES: usize = 6;
 /// The evaluator whose scores the built-in table describes.
 pub const CALIBRATED_EVALUATOR: EvaluatorKind = EvaluatorKind::Pattern;
+
+/// Whether the built-in table describes the scores of `E` ([`CALIBRATED_EVALUATOR`]).
+pub fn calibrated_for<E: Evaluator>() -> bool {
+    E::ID == <Pattern as Evaluator>::ID
+}
 
 /// The selectivity levels: the confidence a cut must have, and its `t` (the quantile of the
 /// standard normal distribution; Buro's and the strong engines' usual steps).
@@ -311,9 +316,17 @@ pub fn fit(pairs: &[(f64, f64)]) -> Option<Regression> {
 }
 
 /// The (shallow, deep) value pairs of calibration searches, by stage and deep depth.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CalibrationPairs {
     pairs: Vec<Vec<(f64, f64)>>,
+}
+
+impl Default for CalibrationPairs {
+    fn default() -> CalibrationPairs {
+        CalibrationPairs {
+            pairs: vec![Vec::new(); STAGES * (MAX_CALIBRATED_DEPTH as usize + 1)],
+        }
+    }
 }
 
 impl CalibrationPairs {
@@ -324,9 +337,6 @@ impl CalibrationPairs {
     /// Adds the values one full-width iterative deepening found at `empties` empties:
     /// `values[d]` the value at depth `d` (`None` where proven or not reached).
     pub fn add(&mut self, empties: u32, values: &[Option<i32>]) {
-        if self.pairs.is_empty() {
-            self.pairs = vec![Vec::new(); STAGES * (MAX_CALIBRATED_DEPTH as usize + 1)];
-        }
         for depth in MIN_DEPTH..=MAX_CALIBRATED_DEPTH {
             let shallow = shallow_depth(depth);
             let (Some(Some(deep)), Some(Some(low))) =
@@ -340,7 +350,7 @@ impl CalibrationPairs {
 
     /// The number of pairs of a stage and depth.
     pub fn count(&self, stage: usize, depth: u32) -> usize {
-        self.pairs.get(Self::slot(stage, depth)).map_or(0, Vec::len)
+        self.pairs[Self::slot(stage, depth)].len()
     }
 
     /// The table of the regressions these pairs give.
@@ -348,11 +358,7 @@ impl CalibrationPairs {
         let mut table = MpcTable::empty();
         for stage in 0..STAGES {
             for depth in MIN_DEPTH..=MAX_CALIBRATED_DEPTH {
-                if let Some(r) = self
-                    .pairs
-                    .get(Self::slot(stage, depth))
-                    .and_then(|p| fit(p))
-                {
+                if let Some(r) = fit(&self.pairs[Self::slot(stage, depth)]) {
                     table.set(stage, depth, r);
                 }
             }
