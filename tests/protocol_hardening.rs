@@ -233,7 +233,7 @@ fn set_depth_means_that_depth_in_every_phase() {
     assert_eq!(
         s.next(),
         format!(
-            "set myname othello-engine-{}-d10",
+            "set myname othello-engine-{}-d12",
             env!("CARGO_PKG_VERSION")
         )
     );

@@ -65,7 +65,7 @@ fn start_up_and_sync() {
     assert_eq!(
         s.next(),
         format!(
-            "set myname othello-engine-{}-d10",
+            "set myname othello-engine-{}-d12",
             env!("CARGO_PKG_VERSION")
         )
     );
@@ -98,7 +98,7 @@ fn go_and_hint_give_legal_answers() {
     assert_eq!(
         lines,
         [
-            format!("set myname othello-engine-{version}-d10"),
+            format!("set myname othello-engine-{version}-d12"),
             format!("set myname othello-engine-{version}-d4"),
             "pong 1".to_string()
         ]

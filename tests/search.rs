@@ -9,6 +9,7 @@ use othello_engine::eval::{Evaluator, EvaluatorKind};
 use othello_engine::search::{
     EndgameMode, Levels, Limits, PhaseLevel, Searcher, Value, terminal_score,
 };
+use std::time::{Duration, Instant};
 
 fn fallback() -> PhaseLevel {
     Levels::default().midgame
@@ -249,4 +250,31 @@ fn a_stopped_search_still_returns_a_legal_move() {
     let r = s.think(&position, &Levels::default(), &limits, &mut |_| {});
     assert!(position.is_legal(r.best_move));
     assert!(!r.complete);
+}
+
+#[test]
+fn under_a_clock_the_default_lets_the_time_decide_and_keeps_to_it() {
+    // The third position of midgame10.obf.
+    let position: Position = "------------------X-O-----XXOO--OOOOO-------XXX-----OX---------- X"
+        .parse()
+        .expect("valid");
+    let timed = Levels::default();
+    assert!(timed.time_decides);
+    let mut fixed = Levels::default();
+    fixed.set("midgame-depth", "4").expect("a depth");
+    assert!(!fixed.time_decides);
+    let budget = Duration::from_millis(400);
+    let mut deepest = [0, 0];
+    for (i, levels) in [timed, fixed].iter().enumerate() {
+        let mut s = Searcher::new(16, None);
+        let started = Instant::now();
+        let r = s.think(&position, levels, &Limits::time(budget), &mut |_| {});
+        assert!(position.is_legal(r.best_move));
+        // Generous for a loaded machine: the point is that the deadline stops the search.
+        assert!(started.elapsed() < budget * 3, "{:?}", started.elapsed());
+        deepest[i] = r.depth;
+    }
+    // The fixed level stops at its depth; the default goes past it in the same time.
+    assert_eq!(deepest[1], 4);
+    assert!(deepest[0] > 4, "{deepest:?}");
 }

@@ -264,6 +264,11 @@ fn openings(args: &MatchArgs) -> Result<Vec<Opening>, CliError> {
 }
 
 impl MatchConfig {
+    /// The clock of engine `engine`: its own `tc=`, else the match's.
+    pub fn control_of(&self, engine: usize) -> TimeControl {
+        self.engines[engine].control.unwrap_or(self.control)
+    }
+
     /// Reads and checks the `match` arguments given as words (engines are not started here).
     pub fn parse(words: &[String]) -> Result<MatchConfig, CliError> {
         use clap::Parser;

@@ -156,6 +156,8 @@ mod tests {
                     white: white.into(),
                     black_margin,
                     forfeit: None,
+                    black_seconds: None,
+                    white_seconds: None,
                 })
                 .collect(),
         }

@@ -195,6 +195,16 @@ impl Game {
     pub fn final_position(&self) -> Position {
         self.record.current()
     }
+
+    /// The seconds `side` spent on its moves in this game.
+    pub fn think_seconds(&self, side: Color) -> f64 {
+        self.record
+            .moves()
+            .iter()
+            .filter(|m| m.color == side)
+            .filter_map(|m| m.seconds)
+            .sum()
+    }
 }
 
 /// A finished game with its place in the schedule.

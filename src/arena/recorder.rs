@@ -8,6 +8,7 @@ use super::outcome::Played;
 use super::records::{ggf_game_number, write_ggf};
 use super::results::{GameRow, Results, write_results};
 use crate::arena::options::CliError;
+use crate::board::Color;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -23,6 +24,8 @@ fn row_of(played: &Played, config: &MatchConfig) -> GameRow {
         white: name(played.white),
         black_margin: played.game.black_margin,
         forfeit: played.game.ending.forfeit_text(),
+        black_seconds: Some(played.game.think_seconds(Color::Black)),
+        white_seconds: Some(played.game.think_seconds(Color::White)),
     }
 }
 
@@ -118,7 +121,17 @@ impl Recorder {
                 config.engines[played.black].name.as_str(),
                 config.engines[played.white].name.as_str(),
             ];
-            let record = format!("{}\n", write_ggf(played, names, config.control));
+            let record = format!(
+                "{}\n",
+                write_ggf(
+                    played,
+                    names,
+                    [
+                        config.control_of(played.black),
+                        config.control_of(played.white),
+                    ],
+                )
+            );
             if let Err(e) = file.write_all(record.as_bytes()) {
                 eprintln!("match: cannot write GGF file '{path}': {e}");
             }

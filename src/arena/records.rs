@@ -14,8 +14,9 @@ const PLACE: &str = "othello-engine match";
 /// One game in GGF: its number in the schedule (in `PC`, which lets `--resume` tell the
 /// records apart), players (`names` is black, white), clock, start board, the opening moves,
 /// then the engines' moves with their times, and the result (black's margin; `:t` after a
-/// timeout, `:r` after any other forfeit, with the reason as a comment).
-pub fn write_ggf(played: &Played, names: [&str; 2], control: TimeControl) -> String {
+/// timeout, `:r` after any other forfeit, with the reason as a comment). `controls` are
+/// black's and white's: one `TI` when they agree, else `TB` and `TW`.
+pub fn write_ggf(played: &Played, names: [&str; 2], controls: [TimeControl; 2]) -> String {
     let game = &played.game;
     let date = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -27,9 +28,16 @@ pub fn write_ggf(played: &Played, names: [&str; 2], control: TimeControl) -> Str
         }
         Ending::Forfeit { .. } => format!("{:+}:r", game.black_margin),
     };
-    let clock = control
-        .ggf_clock()
-        .map_or(String::new(), |c| format!("TI[{c}]"));
+    let tag = |name: &str, control: TimeControl| {
+        control
+            .ggf_clock()
+            .map_or(String::new(), |c| format!("{name}[{c}]"))
+    };
+    let clock = if controls[0] == controls[1] {
+        tag("TI", controls[0])
+    } else {
+        tag("TB", controls[0]) + &tag("TW", controls[1])
+    };
     let tags = format!(
         "DT[{date}]PB[{}]PW[{}]RE[{result}]{clock}",
         tag_value(names[0]),
@@ -56,11 +64,11 @@ pub fn ggf_game_number(line: &str) -> Option<usize> {
 
 /// The game so far as an NBoard engine is sent it (`set game`): players, the clocks the runner
 /// keeps (see [`nboard_clocks`]), and every move from the start, passes explicit, without
-/// times. `left` is each side's time left, `names` (black, white).
+/// times. `names`, `controls` and the time `left` are black's and white's.
 pub fn nboard_game(
     names: [&str; 2],
     record: &GameRecord,
-    control: TimeControl,
+    controls: [TimeControl; 2],
     left: [Duration; 2],
 ) -> String {
     let moves = [record.moves_by(Color::Black), record.moves_by(Color::White)];
@@ -68,7 +76,7 @@ pub fn nboard_game(
         "PB[{}]PW[{}]RE[?]{}",
         tag_value(names[0]),
         tag_value(names[1]),
-        nboard_clocks(control, left, moves, record.current().side_to_move())
+        nboard_clocks(controls, left, moves, record.current().side_to_move())
     );
     write_game(record, PLACE, &tags, false, "")
 }
@@ -127,7 +135,7 @@ mod tests {
         let control = fischer(10_000, 500);
         // The runner's clocks: black 10 - 1.5 + 0.5 = 9 s, white 10 - 0.25 + 0.5 = 10.25 s.
         let left = [Duration::from_secs(9), Duration::from_millis(10_250)];
-        let ggf = nboard_game(["one", "two"], &g, control, left);
+        let ggf = nboard_game(["one", "two"], &g, [control; 2], left);
         // Two increments of 0.5 s per side come back in the engine's count: main = left - 1 s.
         assert!(
             ggf.contains("PB[one]PW[two]RE[?]TI[0:08.000/0:00.500/0:00.000]TB[0:08.000/0:00.500/0:00.000]TW[0:09.250/0:00.500/0:00.000]"),
@@ -137,19 +145,25 @@ mod tests {
         assert_eq!(engine_view(&ggf), (Color::Black, 9.0, 0.5));
         // An increment larger than what is left after it is dropped; the time left stays.
         let big = fischer(1000, 5000);
-        let ggf = nboard_game(["one", "two"], &g, big, [Duration::from_secs(3); 2]);
+        let ggf = nboard_game(["one", "two"], &g, [big; 2], [Duration::from_secs(3); 2]);
         assert_eq!(engine_view(&ggf), (Color::Black, 3.0, 0.0));
         // A per-move limit is that much time left; no clock without a control.
         let per_move = TimeControl::PerMove(Duration::from_millis(300));
-        let ggf = nboard_game(["one", "two"], &g, per_move, [Duration::ZERO; 2]);
+        let ggf = nboard_game(["one", "two"], &g, [per_move; 2], [Duration::ZERO; 2]);
         assert_eq!(engine_view(&ggf), (Color::Black, 0.3, 0.0));
         let ggf = nboard_game(
             ["one", "two"],
             &g,
-            TimeControl::Untimed,
+            [TimeControl::Untimed; 2],
             [Duration::ZERO; 2],
         );
         assert!(!ggf.contains("TI[") && parse_ggf(&ggf).is_ok(), "{ggf}");
+        // Each engine its own clock: white's own control (1 s + 5 s a move) reaches white.
+        let ggf = nboard_game(["one", "two"], &g, [control, big], left);
+        assert!(
+            ggf.contains("TB[0:08.000/0:00.500/0:00.000]TW[0:00.250/0:05.000/0:00.000]"),
+            "{ggf}"
+        );
     }
 
     #[test]
@@ -164,7 +178,7 @@ mod tests {
         let record = write_ggf(
             &played,
             ["b", "a"],
-            TimeControl::PerMove(Duration::from_secs(1)),
+            [TimeControl::PerMove(Duration::from_secs(1)); 2],
         );
         assert!(
             record.starts_with("(;GM[Othello]PC[othello-engine match, game 12]"),
@@ -175,6 +189,19 @@ mod tests {
             "{record}"
         );
         assert!(record.ends_with("B[F5]W[D6]B[C3//0.100];)"), "{record}");
+        let own = write_ggf(
+            &played,
+            ["b", "a"],
+            [
+                fischer(60_000, 0),
+                TimeControl::PerMove(Duration::from_secs(1)),
+            ],
+        );
+        assert!(
+            own.contains("RE[+0]TB[1:00.000/0:00.000]TW[0:00.000/0:01.000]TY[8]"),
+            "{own}"
+        );
+        assert!(parse_ggf(&own).is_ok(), "{own}");
         assert!(parse_ggf(&record).is_ok(), "{record}");
         assert_eq!(ggf_game_number(&format!("{record}\n")), Some(12));
         // Cut short (a crash mid-write), or not one of ours: no number.
@@ -199,7 +226,7 @@ mod tests {
         };
         played.game.black_margin = 64;
         played.game.ending = forfeit(Color::White, timeout);
-        let ggf = write_ggf(&played, ["a", "b"], TimeControl::Untimed);
+        let ggf = write_ggf(&played, ["a", "b"], [TimeControl::Untimed; 2]);
         assert!(ggf.contains("RE[+64:t]"), "{ggf}");
         assert!(
             ggf.ends_with("B[F5]CO[white forfeits: timeout: took 1.50 s of 1.00 s];)"),
@@ -211,7 +238,7 @@ mod tests {
             stderr: Some("bad [flag]".into()),
         };
         played.game.ending = forfeit(Color::Black, crash);
-        let ggf = write_ggf(&played, ["a", "b"], TimeControl::Untimed);
+        let ggf = write_ggf(&played, ["a", "b"], [TimeControl::Untimed; 2]);
         assert!(ggf.contains("RE[-64:r]"), "{ggf}");
         assert!(
             ggf.contains("CO[black forfeits: crashed: exited during genmove; last stderr line: 'bad [flag)'];)"),

@@ -67,18 +67,19 @@ impl Player {
     }
 }
 
-/// Starts both engines and plays the game; `specs` is (black, white).
+/// Starts both engines and plays the game; `specs` and their time `controls` are (black,
+/// white).
 pub fn play_game(
     specs: [&EngineSpec; 2],
     opening: &Opening,
-    control: TimeControl,
+    controls: [TimeControl; 2],
     margin: Duration,
 ) -> Game {
     let mut game = Game::new(opening);
     let names = [specs[0].name.as_str(), specs[1].name.as_str()];
     let result = start_both(specs).and_then(|mut engines| {
-        let outcome = setup(&mut engines, opening, control)
-            .and_then(|()| play_out(&mut engines, &mut game, names, control, margin));
+        let outcome = setup(&mut engines, opening, controls)
+            .and_then(|()| play_out(&mut engines, &mut game, names, controls, margin));
         for engine in engines {
             engine.quit();
         }
@@ -131,8 +132,16 @@ fn send_optional(engine: &mut GtpEngine, command: String, color: Color) -> Resul
 
 /// Sets up the GTP engines' boards, clocks and openings; NBoard engines get the whole game
 /// with each request instead.
-fn setup(engines: &mut [Player; 2], opening: &Opening, control: TimeControl) -> Result<(), Fault> {
-    for (player, color) in engines.iter_mut().zip([Color::Black, Color::White]) {
+fn setup(
+    engines: &mut [Player; 2],
+    opening: &Opening,
+    controls: [TimeControl; 2],
+) -> Result<(), Fault> {
+    for ((player, color), control) in engines
+        .iter_mut()
+        .zip([Color::Black, Color::White])
+        .zip(controls)
+    {
         let Player::Gtp(engine) = player else {
             continue;
         };
@@ -171,12 +180,12 @@ fn read_move(reply: &str, protocol: EngineProtocol) -> Result<Move, ForfeitKind>
     }
 }
 
-/// What the side to move is asked with: the game so far, the players' names (black, white),
-/// the time control and both clocks.
+/// What the side to move is asked with: the game so far, the players' names, time controls
+/// and clocks (black, white).
 struct Request<'a> {
     game: &'a Game,
     names: [&'a str; 2],
-    control: TimeControl,
+    controls: [TimeControl; 2],
     clocks: [Duration; 2],
 }
 
@@ -193,7 +202,8 @@ fn request_move(
     let (asked, reply, started) = match player {
         Player::Gtp(engine) => {
             let clock = request.clocks[index(side)];
-            if let Some(command) = engine.time_left(side, request.control, clock) {
+            let control = request.controls[index(side)];
+            if let Some(command) = engine.time_left(side, control, clock) {
                 send_optional(engine, command, side)?;
             }
             let started = Instant::now();
@@ -207,7 +217,7 @@ fn request_move(
             let ggf = nboard_game(
                 request.names,
                 &request.game.record,
-                request.control,
+                request.controls,
                 request.clocks,
             );
             engine
@@ -229,13 +239,13 @@ fn play_out(
     engines: &mut [Player; 2],
     game: &mut Game,
     names: [&str; 2],
-    control: TimeControl,
+    controls: [TimeControl; 2],
     margin: Duration,
 ) -> Result<(), Fault> {
-    let mut clocks = match control {
-        TimeControl::Fischer { base, .. } => [base; 2],
-        _ => [Duration::ZERO; 2],
-    };
+    let mut clocks = controls.map(|control| match control {
+        TimeControl::Fischer { base, .. } => base,
+        _ => Duration::ZERO,
+    });
     let mut position = game.final_position();
     while !position.is_game_over() {
         let side = position.side_to_move();
@@ -253,7 +263,7 @@ fn play_out(
             position = game.final_position();
             continue;
         }
-        let allowed = match control {
+        let allowed = match controls[mover] {
             TimeControl::Fischer { .. } => clocks[mover],
             TimeControl::PerMove(t) => t,
             TimeControl::Untimed => UNTIMED_MOVE_LIMIT,
@@ -261,7 +271,7 @@ fn play_out(
         let request = Request {
             game,
             names,
-            control,
+            controls,
             clocks,
         };
         let (reply, spent) = request_move(&mut engines[mover], side, &request, allowed + margin)?;
@@ -271,7 +281,7 @@ fn play_out(
         let mv = read_move(&reply, engines[mover].protocol()).map_err(|kind| (side, kind))?;
         play(game, mv, Some(spent), side)?;
         position = game.final_position();
-        if let TimeControl::Fischer { increment, .. } = control {
+        if let TimeControl::Fischer { increment, .. } = controls[mover] {
             clocks[mover] = clocks[mover].saturating_sub(spent) + increment;
         }
         if let Player::Gtp(engine) = &mut engines[1 - mover] {

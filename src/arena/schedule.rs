@@ -209,6 +209,8 @@ mod tests {
             white: white.into(),
             black_margin: 2,
             forfeit: None,
+            black_seconds: None,
+            white_seconds: None,
         };
         let previous = |games: Vec<GameRow>| Results {
             engines: vec!["e0".into(), "e1".into()],

@@ -1,6 +1,7 @@
 //! Engine specifications, as `--engine` gives them: `gtp:COMMAND`, `nboard:COMMAND` or
-//! `self:FLAGS`, after optional `name=`, `dir=` and `depth=`.
+//! `self:FLAGS`, after optional `name=`, `dir=`, `depth=` and `tc=`.
 
+use crate::game::clock::TimeControl;
 use std::path::PathBuf;
 
 /// The deepest `depth=` an NBoard engine may be given (the moves of a game).
@@ -36,6 +37,9 @@ pub struct EngineSpec {
     /// The search depth sent to an NBoard engine with `set depth` (from `depth=` or the
     /// match's `--depth`); none leaves the engine's own setting.
     pub depth: Option<u32>,
+    /// The engine's own clock (`tc=BASE+INC`), for an engine that spends its own time
+    /// whatever it is told; none: the match's time control.
+    pub control: Option<TimeControl>,
 }
 
 /// Splits a command line into words: white space separates, and single or double quotes keep
@@ -74,12 +78,13 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// The `name=`, `dir=` and `depth=` settings before the engine's kind.
+/// The `name=`, `dir=`, `depth=` and `tc=` settings before the engine's kind.
 #[derive(Default)]
 struct Settings {
     name: Option<String>,
     dir: Option<String>,
     depth: Option<u32>,
+    control: Option<TimeControl>,
 }
 
 /// Reads the `key=value,` settings at the start of `text` (the whole spec, for messages);
@@ -87,7 +92,7 @@ struct Settings {
 fn read_settings(text: &str) -> Result<(Settings, &str), String> {
     let mut rest = text.trim();
     let mut settings = Settings::default();
-    while let Some(key) = ["name", "dir", "depth"]
+    while let Some(key) = ["name", "dir", "depth", "tc"]
         .into_iter()
         .find(|k| rest.strip_prefix(k).is_some_and(|r| r.starts_with('=')))
     {
@@ -102,6 +107,12 @@ fn read_settings(text: &str) -> Result<(Settings, &str), String> {
         match key {
             "name" => settings.name = Some(value.to_string()),
             "dir" => settings.dir = Some(value.to_string()),
+            "tc" => {
+                settings.control = Some(
+                    TimeControl::parse_fischer(value)
+                        .map_err(|e| format!("engine '{text}': tc={value}: {e}"))?,
+                );
+            }
             _ => {
                 settings.depth = Some(
                     value
@@ -120,9 +131,10 @@ fn read_settings(text: &str) -> Result<(Settings, &str), String> {
 }
 
 impl EngineSpec {
-    /// Reads `[name=NAME,][dir=DIR,][depth=N,]KIND:COMMAND` where KIND is `gtp` or `nboard`
-    /// (COMMAND is a program and its arguments) or `self` (COMMAND is level flags for this
-    /// program's `gtp` server); `depth=` (1 to 60) is for `nboard:` engines.
+    /// Reads `[name=NAME,][dir=DIR,][depth=N,][tc=BASE+INC,]KIND:COMMAND` where KIND is `gtp`
+    /// or `nboard` (COMMAND is a program and its arguments) or `self` (COMMAND is level flags
+    /// for this program's `gtp` server); `depth=` (1 to 60) is for `nboard:` engines; `tc=`
+    /// gives the engine its own clock in place of the match's.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let (settings, rest) = read_settings(text)?;
         let (kind, command) = rest.split_once(':').ok_or_else(|| {
@@ -187,6 +199,7 @@ impl EngineSpec {
             is_self,
             protocol,
             depth: settings.depth,
+            control: settings.control,
         })
     }
 }
@@ -218,7 +231,23 @@ mod tests {
         assert_eq!(s.program, PathBuf::from("/opt/edax/bin/lEdax"));
         assert_eq!(s.args, ["-nboard"]);
         assert_eq!(s.name, "lEdax");
+        assert_eq!(s.control, None);
+        let s = EngineSpec::parse("tc=120+0.5,name=Rhino,gtp:gtp-rhino -l 4").unwrap();
+        assert_eq!(
+            s.control,
+            Some(TimeControl::Fischer {
+                base: std::time::Duration::from_secs(120),
+                increment: std::time::Duration::from_millis(500),
+            })
+        );
+        assert_eq!(s.name, "Rhino");
         for bad in [
+            "tc=,gtp:x",
+            "tc=-5+1,gtp:x",
+            "tc=abc,gtp:x",
+            "tc=10+x,gtp:x",
+            "tc=0,gtp:x",
+            "tc=1e9,gtp:x",
             "uci:stockfish",
             "gtp:",
             "nboard:",

@@ -13,7 +13,8 @@ pub fn elo_text(e: Option<EloEstimate>) -> String {
 }
 
 /// The closing summary: per pairing W/D/L, score, disc margin, Elo, pentanomial, LOS, and the
-/// SPRT when one ran (with its verdict).
+/// SPRT when one ran (with its verdict); then each engine's thinking time per game, mean and
+/// most, when the results give it.
 pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
     let mut out = format!("finished {} games", results.games.len());
     let forfeits = results.forfeits();
@@ -57,6 +58,14 @@ pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
                 }
             );
         }
+    }
+    let times: Vec<String> = results
+        .think_times()
+        .into_iter()
+        .map(|t| format!("{} mean {:.2} s, max {:.2} s", t.engine, t.mean, t.max))
+        .collect();
+    if !times.is_empty() {
+        out += &format!("\nthinking time per game: {}", times.join("; "));
     }
     out
 }

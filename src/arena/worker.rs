@@ -83,7 +83,7 @@ fn work(
         let game = play_game(
             specs,
             &config.openings[job.opening],
-            config.control,
+            [config.control_of(job.black), config.control_of(job.white)],
             config.margin,
         );
         if signals::caught().is_some() {

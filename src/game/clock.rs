@@ -185,7 +185,7 @@ impl GtpTimeSettings {
 }
 
 /// The time each side gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// Seconds for the game plus an increment after each move (`--tc 60+0.5`).
     Fischer {
@@ -252,17 +252,18 @@ pub fn ggf_time(time: Duration) -> String {
 /// what is left with no increment. A per-move limit `t` is written as `t` left with no
 /// increment: GGF has no per-move clocks. `TI` carries the side to move's clock (all that
 /// readers of `TI` alone need), then `TB` and `TW` both; untimed games have no clock tags.
+/// `controls` are black's and white's (a match may give each engine its own).
 pub fn nboard_clocks(
-    control: TimeControl,
+    controls: [TimeControl; 2],
     left: [Duration; 2],
     moves: [u32; 2],
     mover: Color,
 ) -> String {
-    if control == TimeControl::Untimed {
+    if controls == [TimeControl::Untimed; 2] {
         return String::new();
     }
     let clock = |side: usize| {
-        let (main, increment) = match control {
+        let (main, increment) = match controls[side] {
             TimeControl::Fischer { increment, .. } => increment
                 .checked_mul(moves[side])
                 .and_then(|added| left[side].checked_sub(added))

@@ -5,6 +5,7 @@ use super::limits::{Limits, Stopper};
 use super::midgame::{INFINITY, Midgame, WIN};
 use super::probcut::{self, Selectivity};
 use super::report::{SearchReport, Value, principal_variation};
+use super::time::IterationPlanner;
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
 use crate::eval::{Evaluator, EvaluatorVisitor};
@@ -48,9 +49,11 @@ impl EvaluatorVisitor for Deepen<'_> {
 
 /// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval` at
 /// `selectivity` (selective only with the evaluator the ProbCut table was calibrated for),
-/// calling `progress` after each finished depth. A depth cut short by the limits is dropped
-/// unless it is the first; no depth starts after the soft deadline, and a proven result ends
-/// the deepening. Returns the last report (`None` only if no depth ran).
+/// calling `progress` after each finished depth. When the last depth reaches the end of the
+/// game, the selectivity is then raised step by step to full width, as time allows. A depth
+/// cut short by the limits is dropped unless it is the first; the time manager's
+/// [`IterationPlanner`] decides whether a depth may start, and a proven result (full width)
+/// ends the deepening. Returns the last report (`None` only if no depth ran).
 fn deepen<E: Evaluator>(
     tt: &mut TranspositionTable,
     position: &Position,
@@ -61,6 +64,7 @@ fn deepen<E: Evaluator>(
     progress: &mut dyn FnMut(&SearchReport),
 ) -> Option<SearchReport> {
     let start = Instant::now();
+    let mut planner = IterationPlanner::new(limits);
     let mut stopper = Stopper::new(limits);
     let selectivity = if probcut::calibrated_for::<E>() {
         selectivity
@@ -73,16 +77,27 @@ fn deepen<E: Evaluator>(
         nodes: 0,
         stopper: &mut stopper,
         selectivity,
-        probcut: selectivity.is_selective().then(|| &*probcut::BUILT_IN),
+        probcut: None,
     };
-    let max_depth = max_depth.clamp(1, position.empty_count().max(1));
+    let empties = position.empty_count();
+    let max_depth = max_depth.clamp(1, empties.max(1));
+    // Depth by depth at the set selectivity; at the end of the game, ever less selective.
+    let wider = std::iter::successors(selectivity.wider(), |s| s.wider());
+    let steps = (1..=max_depth).map(|depth| (depth, selectivity)).chain(
+        wider
+            .filter(|_| max_depth == empties)
+            .map(|s| (max_depth, s)),
+    );
     let state = eval.state(position);
     let mut last: Option<SearchReport> = None;
     let mut guess = 0;
-    for depth in 1..=max_depth {
-        if last.is_some() && limits.soft_expired() {
+    for (depth, selectivity) in steps {
+        if last.is_some() && (limits.stop_requested() || !planner.may_start_next()) {
             break;
         }
+        search.selectivity = selectivity;
+        search.probcut = selectivity.is_selective().then(|| &*probcut::BUILT_IN);
+        let iteration_start = Instant::now();
         let (value, best) = aspiration(&mut search, position, &state, depth, guess);
         if search.stopper.stopped() && last.is_some() {
             break;
@@ -113,7 +128,10 @@ fn deepen<E: Evaluator>(
             return Some(report);
         }
         progress(&report);
-        let proven = value.abs() > WIN;
+        let changed = last.as_ref().is_some_and(|l| l.best_move != best_move);
+        planner.finished(iteration_start.elapsed(), changed);
+        // A selective search may have cut the line that refutes a "proven" result.
+        let proven = value.abs() > WIN && !selectivity.is_selective();
         last = Some(report);
         if proven {
             break;

@@ -37,9 +37,15 @@ impl Limits {
         }
     }
 
-    /// True once the flag is raised or the soft deadline has passed: start no new iteration.
-    pub(crate) fn soft_expired(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.soft_deadline.is_some_and(|d| Instant::now() >= d)
+    /// True once the stop flag is raised.
+    pub(crate) fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The time until the hard deadline, if there is one: a clock is running.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.hard_deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 }
 
@@ -95,14 +101,13 @@ mod tests {
         assert!(!stopper.poll(POLL_INTERVAL - 1));
         assert!(stopper.poll(POLL_INTERVAL));
         assert!(stopper.stopped());
-        assert!(limits.soft_expired());
+        assert!(limits.stop_requested());
     }
 
     #[test]
     fn a_passed_deadline_stops() {
         let limits = Limits::time(Duration::ZERO);
         assert!(Stopper::new(&limits).poll(0));
-        assert!(limits.soft_expired());
-        assert!(!Limits::time(Duration::MAX).soft_expired());
+        assert!(!Stopper::new(&Limits::time(Duration::MAX)).poll(0));
     }
 }

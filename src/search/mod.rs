@@ -24,9 +24,13 @@
 //! around the last value, widened on the failing side (4 times wider each time, fully open
 //! past a limit) until the value falls inside. Deepening ends early on a proven result.
 //!
-//! **Limits** (`limits.rs`): no depth starts after the soft deadline; the stop flag and the
-//! hard deadline are polled every few thousand nodes, and a depth they cut short is dropped
-//! (the previous depth's move stands).
+//! **Limits** (`limits.rs`) and **time** (`time.rs`, whose header tells the plan): the time
+//! manager turns a clock into a soft and a hard deadline; no depth starts after the soft one
+//! (moved out when the best move just changed) nor when it should end after the hard one; the
+//! stop flag and the hard deadline are polled every few thousand nodes, and a depth they cut
+//! short is dropped (the previous depth's move stands). When [`Levels::time_decides`] (the
+//! default) and a clock runs, [`Searcher::think`] ignores the levels' depths and solve point:
+//! it deepens until the time manager stops it, and solves once the solve should fit.
 //!
 //! **The transposition table** (`tt.rs`) is shared by every search of a [`Searcher`]. Entries
 //! hold the whole position (a hit is never a collision), bounds on its value, the best move
@@ -76,7 +80,7 @@ pub use stability::stable_discs;
 pub use time::{TimeBudget, limits_for, move_time};
 pub use tt::TranspositionTable;
 
-use crate::board::{Bits, Move, Position, Square};
+use crate::board::{Bits, MAX_EMPTIES, Move, Position, Square};
 use crate::eval::EvaluatorKind;
 use deepen::Deepen;
 use endgame::Endgame;
@@ -107,6 +111,9 @@ const GUESS_MAX_DEPTH: u32 = 8;
 /// The quick search that gives a solve its fallback move goes at most this deep: it is
 /// insurance against a stopped solve, not worth much time.
 const FALLBACK_MAX_DEPTH: u32 = 4;
+/// When the clock decides, the search before a solve goes this deep (selective, a few
+/// milliseconds near the end): its move stands if the solve does not finish in time.
+const TIMED_FALLBACK_DEPTH: u32 = 10;
 
 /// Hash table size when none is given, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
@@ -156,10 +163,48 @@ impl Searcher {
         if level.play() == Play::Random && phase != Phase::Endgame {
             return self.random_move(position);
         }
+        if levels.time_decides
+            && let Some(time_left) = limits.time_left()
+        {
+            return self.think_in_time(position, levels, level, time_left, limits, progress);
+        }
         match phase {
-            Phase::Endgame => self.solve(position, levels.endgame_mode, level, limits, progress),
+            Phase::Endgame => {
+                let quick = PhaseLevel {
+                    depth: level.depth.min(FALLBACK_MAX_DEPTH),
+                    ..level
+                };
+                self.solve_after(position, levels.endgame_mode, quick, limits, progress)
+            }
             _ => self.search(position, level, limits, progress),
         }
+    }
+
+    /// A move when the clock decides: solve if the solve should fit in the time (after a
+    /// selective search whose move stands if it does not), else search as deep as the time
+    /// allows with the phase's evaluator.
+    fn think_in_time(
+        &mut self,
+        position: &Position,
+        levels: &Levels,
+        level: PhaseLevel,
+        time_left: Duration,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let eval = level.search_evaluator();
+        if time::worth_solving(position.empty_count(), time_left) {
+            let quick = PhaseLevel {
+                depth: TIMED_FALLBACK_DEPTH,
+                eval,
+            };
+            return self.solve_after(position, levels.endgame_mode, quick, limits, progress);
+        }
+        let deepest = PhaseLevel {
+            depth: MAX_EMPTIES,
+            eval,
+        };
+        self.search(position, deepest, limits, progress)
     }
 
     /// A uniformly random legal move.
@@ -240,8 +285,8 @@ impl Searcher {
         report.unwrap_or_else(|| self.random_move(position))
     }
 
-    /// Solves the endgame of `position` in `mode`. A quick search with `fallback` gives a move
-    /// first, which stands if `limits` stop the solve.
+    /// Solves the endgame of `position` in `mode`. A quick search with `fallback` (at most
+    /// `FALLBACK_MAX_DEPTH` plies) gives a move first, which stands if `limits` stop the solve.
     pub fn solve(
         &mut self,
         position: &Position,
@@ -250,17 +295,30 @@ impl Searcher {
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
+        let quick = PhaseLevel {
+            depth: fallback.depth.min(FALLBACK_MAX_DEPTH),
+            ..fallback
+        };
+        self.solve_after(position, mode, quick, limits, progress)
+    }
+
+    /// Solves the endgame of `position` in `mode` after a search with `quick`, whose move
+    /// stands if `limits` stop the solve.
+    fn solve_after(
+        &mut self,
+        position: &Position,
+        mode: EndgameMode,
+        quick: PhaseLevel,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
         let mut inner = |s: &mut Searcher, p: &Position, prog: &mut dyn FnMut(&SearchReport)| {
-            s.solve(p, mode, fallback, limits, prog)
+            s.solve_after(p, mode, quick, limits, prog)
         };
         if let Some(r) = self.no_move_report(position, &mut inner, progress) {
             return r;
         }
         let start = Instant::now();
-        let quick = PhaseLevel {
-            depth: fallback.depth.min(FALLBACK_MAX_DEPTH),
-            eval: fallback.eval,
-        };
         let backup = self.search(position, quick, limits, progress);
         let (guess, guess_nodes) = if mode == EndgameMode::Exact {
             self.score_guess(position, limits)

@@ -1,7 +1,26 @@
 //! The time manager: from the time a move may use (a clock, its increment, how many moves it
-//! must last) to the search's soft and hard deadlines. The protocols and the match runner
-//! only read their clocks (the records layer converts them to a [`TimeBudget`]); how to spend
-//! the time is decided here.
+//! must last) to the search's soft and hard deadlines, and between two iterations of the
+//! deepening, whether another can finish. The protocols and the match runner only read their
+//! clocks (the records layer converts them to a [`TimeBudget`]); how to spend the time is
+//! decided here.
+//!
+//! **The plan.** A move gets a share of the usable time (the clock less a reserve) weighted
+//! by how much its phase of the game repays thought ([`move_weight`]): the midgame, where
+//! games are decided and each ply of depth pays, most; the opening less; the endgame after
+//! the solve almost nothing, since the solve's table answers the later moves. The share is
+//! this move's weight over the weights of all the mover's moves left. The soft deadline (no
+//! new iteration) is a part of the share, the hard deadline (the search stops) a multiple of
+//! it but never more than half the usable time, so no single move can lose the game on time.
+//!
+//! **Iterations.** Each iteration of the deepening costs a few times the one before. The
+//! [`IterationPlanner`] predicts the next one's time from the last two and starts it only if
+//! it should end before the hard deadline; when the best move changed at the last depth the
+//! position is unsettled, and the soft deadline moves out by half its span.
+//!
+//! **Solving.** A search that time decides solves the endgame exactly once the solve should
+//! take no more than half of the time the move may use ([`worth_solving`]), from a rough model
+//! of the solver's time by empties measured on the FFO suite; a solve the limits stop leaves
+//! the move of a selective search made first.
 
 use super::Limits;
 use crate::board::Position;
@@ -11,6 +30,29 @@ use std::time::{Duration, Instant};
 
 /// Time kept back on every move for process start-up, pipes and the GUI's own lag.
 const OVERHEAD: Duration = Duration::from_millis(60);
+/// The part of the clock kept in reserve, on top of [`OVERHEAD`].
+const RESERVE: f64 = 0.05;
+/// The soft deadline, as a part of the move's share.
+const SOFT_PART: f64 = 0.6;
+/// The hard deadline, as a multiple of the move's share.
+const HARD_MULTIPLE: f64 = 3.0;
+/// A single move never plans more than this part of the usable time (a whole game's clock).
+const MAX_PART_OF_CLOCK: f64 = 0.5;
+/// The part of each increment a move plans to spend (the rest builds a cushion).
+const INCREMENT_PART: f64 = 0.75;
+/// How much later the soft deadline comes, as a part of its span, when the best move
+/// changed at the last depth.
+const UNSETTLED_EXTENSION: f64 = 0.5;
+/// Iteration time growth assumed before two iterations were measured, and its bounds.
+const GROWTH_GUESS: f64 = 3.0;
+const GROWTH_MIN: f64 = 1.5;
+const GROWTH_MAX: f64 = 8.0;
+/// The solver's time at 20 empties on this kind of machine (FFO #40 took 0.43 s, typical game
+/// positions less), and its growth per further empty.
+const SOLVE_SECONDS_AT_20: f64 = 0.3;
+const SOLVE_GROWTH: f64 = 2.0;
+/// A solve is tried when it should take at most this part of the time a move may use.
+const SOLVE_PART: f64 = 0.5;
 
 /// The time a move may use: its remaining main time, the increment it earns, and how many
 /// moves that time must cover (`None`: the rest of the game).
@@ -25,11 +67,6 @@ pub struct TimeBudget {
 }
 
 /// Limits for a search of `position` with `budget` (or with no clock at all), watching `stop`.
-///
-/// The target is an even share of the usable time over the mover's remaining moves, weighted
-/// up in the midgame, where extra depth pays most; the soft deadline (no new iteration) is
-/// half of it, because an iteration costs several times the one before; the hard deadline
-/// never exceeds half the usable time, so one slow move cannot lose the game on time.
 pub fn limits_for(
     position: &Position,
     budget: Option<TimeBudget>,
@@ -51,47 +88,274 @@ pub fn limits_for(
     }
 }
 
+/// How much thought a move with `empties` empty squares deserves, relative to the others.
+pub fn move_weight(empties: u32) -> f64 {
+    match empties {
+        50.. => 0.6,
+        36..=49 => 1.0,
+        22..=35 => 1.3,
+        14..=21 => 0.5,
+        _ => 0.1,
+    }
+}
+
 /// The soft and hard time for one move with `empties` empty squares.
 pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
-    let safety = budget.remaining / 20 + OVERHEAD;
-    let usable = budget.remaining.saturating_sub(safety);
-    let own_moves_left = budget.moves_to_go.unwrap_or(empties.div_ceil(2)).max(1);
-    let weight = if (18..=44).contains(&empties) {
-        1.3
-    } else {
-        1.0
+    let reserve = budget.remaining.mul_f64(RESERVE) + OVERHEAD;
+    let usable = budget.remaining.saturating_sub(reserve).as_secs_f64();
+    let increment = budget.increment.as_secs_f64();
+    let (share, cap) = match budget.moves_to_go {
+        // A period of so many moves: an even share, and the whole period for its last move.
+        Some(moves) => (
+            usable / f64::from(moves.max(1)) + increment * INCREMENT_PART,
+            usable + increment * INCREMENT_PART,
+        ),
+        None => {
+            // The mover's moves left: this one, then every second empty square.
+            let weights: f64 = (1..=empties.max(1)).rev().step_by(2).map(move_weight).sum();
+            (
+                usable * move_weight(empties) / weights + increment * INCREMENT_PART,
+                usable * MAX_PART_OF_CLOCK + increment * INCREMENT_PART * MAX_PART_OF_CLOCK,
+            )
+        }
     };
-    let share = usable.as_secs_f64() / f64::from(own_moves_left) * weight
-        + budget.increment.as_secs_f64() * 0.75;
-    let cap = if budget.moves_to_go.is_some() {
-        usable.as_secs_f64() + budget.increment.as_secs_f64() * 0.75
-    } else {
-        usable.as_secs_f64() / 2.0 + budget.increment.as_secs_f64() * 0.5
-    };
-    let hard = (share * 1.8).min(cap).max(0.0);
-    let soft = (share / 2.0).min(hard);
+    // The increment comes after the move: the move itself must fit in what is left.
+    let hard = (share * HARD_MULTIPLE).min(cap).min(usable).max(0.0);
+    let soft = (share * SOFT_PART).min(hard);
     // Budgets come clamped from the records layer; a value beyond a Duration is no limit.
     let duration = |s: f64| Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX);
     (duration(soft), duration(hard))
+}
+
+/// The solver's expected time for a position with `empties` empty squares (a rough model:
+/// hard positions take several times longer, easy ones far less).
+pub fn expected_solve_time(empties: u32) -> Duration {
+    let exponent = f64::from(empties) - 20.0;
+    let seconds = SOLVE_SECONDS_AT_20 * SOLVE_GROWTH.powf(exponent.min(60.0));
+    Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
+}
+
+/// Whether a search with `available` time until its hard deadline should solve a position
+/// with `empties` empty squares exactly rather than search it.
+pub fn worth_solving(empties: u32, available: Duration) -> bool {
+    expected_solve_time(empties).as_secs_f64() <= available.as_secs_f64() * SOLVE_PART
+}
+
+/// Decides between two iterations of the deepening whether another may start: not after the
+/// soft deadline (moved out when the best move keeps changing), and not when it should end
+/// after the hard deadline.
+pub(crate) struct IterationPlanner {
+    /// The soft deadline as planned, and as it stands after the last iteration.
+    planned_soft: Option<Instant>,
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+    /// The soft deadline's span from the start, as planned.
+    soft_span: Duration,
+    /// The last two iterations' times, newest last.
+    last: Option<Duration>,
+    before_last: Option<Duration>,
+}
+
+impl IterationPlanner {
+    /// A planner for the deadlines of `limits`, starting now.
+    pub fn new(limits: &Limits) -> IterationPlanner {
+        let start = Instant::now();
+        IterationPlanner {
+            planned_soft: limits.soft_deadline,
+            soft: limits.soft_deadline,
+            hard: limits.hard_deadline,
+            soft_span: limits
+                .soft_deadline
+                .map_or(Duration::ZERO, |s| s.saturating_duration_since(start)),
+            last: None,
+            before_last: None,
+        }
+    }
+
+    /// Notes an iteration that took `took`; `best_changed` when its best move differs from
+    /// the previous iteration's, which moves the soft deadline out until an iteration agrees
+    /// with the one before.
+    pub fn finished(&mut self, took: Duration, best_changed: bool) {
+        self.before_last = self.last;
+        self.last = Some(took);
+        self.soft = self.planned_soft.map(|soft| {
+            if best_changed {
+                let later = soft + self.soft_span.mul_f64(UNSETTLED_EXTENSION);
+                self.hard.map_or(later, |hard| later.min(hard))
+            } else {
+                soft
+            }
+        });
+    }
+
+    /// The next iteration's expected time: the last one's times its growth over the one
+    /// before (bounded, since the first depths take microseconds and their ratios are noise).
+    pub fn next_iteration_time(&self) -> Duration {
+        let Some(last) = self.last else {
+            return Duration::ZERO;
+        };
+        let growth = match self.before_last {
+            Some(before) if before > Duration::ZERO => {
+                (last.as_secs_f64() / before.as_secs_f64()).clamp(GROWTH_MIN, GROWTH_MAX)
+            }
+            _ => GROWTH_GUESS,
+        };
+        last.mul_f64(growth)
+    }
+
+    /// Whether another iteration may start now.
+    pub fn may_start_next(&self) -> bool {
+        let now = Instant::now();
+        if self.soft.is_some_and(|soft| now >= soft) {
+            return false;
+        }
+        match self.hard {
+            Some(hard) => now + self.next_iteration_time() <= hard,
+            None => true,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Plays the planner's side of whole games: at each of its moves it is charged `spend`
+    /// of the planned (soft, hard) time, and gets the increment. Returns the least time left
+    /// before a move and the time used.
+    fn play_game(
+        clock: f64,
+        increment: f64,
+        first_empties: u32,
+        spend: impl Fn(Duration, Duration) -> Duration,
+    ) -> (f64, f64) {
+        let (least, spent) = spending(clock, increment, first_empties, spend);
+        (least, spent.iter().map(|(_, s)| s.as_secs_f64()).sum())
+    }
+
+    /// [`play_game`] with the time spent at each move, by empties.
+    fn spending(
+        clock: f64,
+        increment: f64,
+        first_empties: u32,
+        spend: impl Fn(Duration, Duration) -> Duration,
+    ) -> (f64, Vec<(u32, Duration)>) {
+        let mut remaining = Duration::from_secs_f64(clock);
+        let mut least = f64::INFINITY;
+        let mut used = Vec::new();
+        for empties in (1..=first_empties).rev().step_by(2) {
+            let budget = TimeBudget {
+                remaining,
+                increment: Duration::from_secs_f64(increment),
+                moves_to_go: None,
+            };
+            let (soft, hard) = move_time(empties, budget);
+            assert!(soft <= hard, "soft {soft:?} beyond hard {hard:?}");
+            assert!(
+                hard.is_zero() || hard < remaining,
+                "{empties} empties: hard {hard:?} not within the {remaining:?} left"
+            );
+            least = least.min(remaining.as_secs_f64());
+            let spent = spend(soft, hard);
+            used.push((empties, spent));
+            remaining = remaining.saturating_sub(spent) + Duration::from_secs_f64(increment);
+        }
+        (least, used)
+    }
+
     #[test]
-    fn move_times_stay_inside_the_clock() {
-        for remaining in [0.0, 0.05, 1.0, 10.0, 60.0, 900.0] {
-            for empties in 0..=60 {
-                let budget = TimeBudget {
-                    remaining: Duration::from_secs_f64(remaining),
-                    increment: Duration::ZERO,
-                    moves_to_go: None,
-                };
-                let (soft, hard) = move_time(empties, budget);
-                assert!(soft <= hard);
-                assert!(hard.as_secs_f64() <= remaining / 2.0 + 1e-9);
+    fn the_plan_never_goes_beyond_the_clock() {
+        for clock in [0.0, 0.05, 1.0, 6.0, 10.0, 60.0, 300.0, 900.0] {
+            for increment in [0.0, 0.1, 2.0] {
+                for first in [60, 59, 45, 20] {
+                    // Even a side that always spends its whole hard time keeps some.
+                    let (least, _) = play_game(clock, increment, first, |_, hard| hard);
+                    assert!(least >= 0.0);
+                    if clock > 0.0 {
+                        assert!(least > 0.0, "{clock}+{increment} from {first}: ran out");
+                    }
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_side_spending_its_shares_uses_most_of_the_clock() {
+        // A search stops between its soft and hard deadline; spending a little more than the
+        // soft time each move must use most of the clock, and never all of it.
+        for clock in [6.0, 60.0, 600.0] {
+            let (least, used) =
+                play_game(clock, 0.0, 60, |soft, hard| (soft.mul_f64(1.6)).min(hard));
+            assert!(used > 0.6 * clock && used < clock, "{clock}: used {used}");
+            assert!(least > 0.0);
+        }
+    }
+
+    #[test]
+    fn the_midgame_gets_more_than_the_opening_and_the_end() {
+        let (_, spent) = spending(60.0, 0.0, 60, |soft, _| soft);
+        let at = |empties: u32| spent.iter().find(|(e, _)| *e == empties).map(|(_, s)| *s);
+        assert!(at(30) > at(56) && at(30) > at(10), "{spent:?}");
+    }
+
+    #[test]
+    fn byo_yomi_periods_last_their_moves() {
+        for moves in [1, 5, 25] {
+            let budget = TimeBudget {
+                remaining: Duration::from_secs(30),
+                increment: Duration::ZERO,
+                moves_to_go: Some(moves),
+            };
+            let (soft, hard) = move_time(40, budget);
+            assert!(soft <= hard && hard <= Duration::from_secs(30));
+            assert!(hard.as_secs_f64() * f64::from(moves) <= 30.0 * HARD_MULTIPLE);
+        }
+    }
+
+    #[test]
+    fn solves_start_when_the_time_allows() {
+        assert!(worth_solving(14, Duration::from_millis(100)));
+        assert!(!worth_solving(26, Duration::from_secs(1)));
+        assert!(worth_solving(26, Duration::from_secs(3600)));
+        assert!(!worth_solving(60, Duration::from_secs(100_000_000)));
+    }
+
+    #[test]
+    fn the_planner_stops_before_an_iteration_that_cannot_finish() {
+        let limits = Limits::time(Duration::from_millis(200));
+        let mut planner = IterationPlanner::new(&limits);
+        assert!(planner.may_start_next());
+        planner.finished(Duration::from_millis(10), false);
+        planner.finished(Duration::from_millis(40), false);
+        // Growth 4: the next takes about 160 ms, within 200 ms.
+        assert!(planner.may_start_next());
+        planner.finished(Duration::from_millis(160), false);
+        assert!(!planner.may_start_next());
+        assert!(IterationPlanner::new(&Limits::none()).may_start_next());
+    }
+
+    #[test]
+    fn an_unsettled_best_move_moves_the_soft_deadline_out() {
+        let now = Instant::now();
+        let limits = Limits {
+            soft_deadline: Some(now + Duration::from_secs(10)),
+            hard_deadline: Some(now + Duration::from_secs(12)),
+            ..Limits::none()
+        };
+        let mut planner = IterationPlanner::new(&limits);
+        planner.finished(Duration::ZERO, true);
+        // Half the soft span later, but never past the hard deadline.
+        assert_eq!(planner.soft, limits.hard_deadline);
+        planner.finished(Duration::ZERO, false);
+        assert_eq!(planner.soft, limits.soft_deadline);
+        let limits = Limits {
+            soft_deadline: Some(now + Duration::from_secs(10)),
+            hard_deadline: Some(now + Duration::from_secs(30)),
+            ..Limits::none()
+        };
+        let mut planner = IterationPlanner::new(&limits);
+        planner.finished(Duration::ZERO, true);
+        let soft = planner.soft.unwrap_or(now);
+        assert!(soft > now + Duration::from_secs(14) && soft < now + Duration::from_secs(16));
     }
 }

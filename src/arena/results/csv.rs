@@ -1,5 +1,6 @@
-//! Results files in CSV: one row per game (`game,opening,black,white,black_margin,forfeit`),
-//! written and read back; the engines are gathered from the games.
+//! Results files in CSV: one row per game (`game,opening,black,white,black_margin,forfeit`,
+//! then `black_seconds,white_seconds`, the sides' thinking times, which files from before
+//! them lack), written and read back; the engines are gathered from the games.
 
 use super::model::{GameRow, Results};
 use std::fmt::Write as _;
@@ -14,6 +15,9 @@ const COLUMNS: [&str; 6] = [
     "forfeit",
 ];
 
+/// The optional columns, after [`COLUMNS`]: each side's thinking time in seconds.
+const TIME_COLUMNS: [&str; 2] = ["black_seconds", "white_seconds"];
+
 /// A CSV field, quoted when needed.
 fn field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
@@ -26,7 +30,16 @@ fn field(text: &str) -> String {
 /// The results as CSV text: the header, then one row per game (an empty forfeit for a game
 /// played out).
 pub fn write(results: &Results) -> String {
-    let mut text = COLUMNS.join(",") + "\n";
+    // Files without times keep the columns they always had.
+    let timed = results
+        .games
+        .iter()
+        .any(|g| g.black_seconds.is_some() || g.white_seconds.is_some());
+    let mut text = COLUMNS.join(",");
+    if timed {
+        text += &format!(",{}", TIME_COLUMNS.join(","));
+    }
+    text.push('\n');
     for g in &results.games {
         let cells = [
             g.number.to_string(),
@@ -36,7 +49,10 @@ pub fn write(results: &Results) -> String {
             g.black_margin.to_string(),
             g.forfeit.as_deref().map_or(String::new(), field),
         ];
-        let _ = writeln!(text, "{}", cells.join(","));
+        let times = [g.black_seconds, g.white_seconds]
+            .map(|t| t.map_or(String::new(), |s| format!(",{s:.3}")));
+        let times = if timed { times.concat() } else { String::new() };
+        let _ = writeln!(text, "{}{times}", cells.join(","));
     }
     text
 }
@@ -57,6 +73,7 @@ pub fn read(text: &str) -> Result<Results, String> {
         .iter()
         .map(|c| column(c))
         .collect::<Result<Vec<_>, _>>()?;
+    let time_columns = TIME_COLUMNS.map(|c| header.iter().position(|h| h.trim() == c));
     let mut games = Vec::new();
     for (line, record) in records {
         let at = |e: String| format!("line {line}: {e}");
@@ -75,7 +92,18 @@ pub fn read(text: &str) -> Result<Results, String> {
             .parse()
             .map_err(|_| at("black_margin is not a number".into()))?;
         let forfeit = Some(field(5)?);
-        let row = GameRow::read(number, field(1)?, field(2)?, field(3)?, margin, forfeit);
+        let mut seconds = [None; 2];
+        for (slot, column) in seconds.iter_mut().zip(time_columns) {
+            let text = column.and_then(|c| record.get(c)).map_or("", |t| t.trim());
+            if !text.is_empty() {
+                *slot = Some(
+                    text.parse::<f64>()
+                        .map_err(|_| at(format!("'{text}' is not a time in seconds")))?,
+                );
+            }
+        }
+        let row = GameRow::read(number, field(1)?, field(2)?, field(3)?, margin, forfeit)
+            .and_then(|row| row.with_think_seconds(seconds[0], seconds[1]));
         games.push(row.map_err(at)?);
     }
     Ok(Results {

@@ -49,6 +49,8 @@ struct GameIn {
     white: String,
     black_margin: f64,
     forfeit: Option<String>,
+    black_seconds: Option<f64>,
+    white_seconds: Option<f64>,
 }
 
 /// The file as read: the pairings are left out; files written before the schedule fields
@@ -282,6 +284,7 @@ pub fn read(text: &str) -> Result<Results, String> {
                 .and_then(|n| {
                     GameRow::read(n, g.opening, g.black, g.white, g.black_margin, g.forfeit)
                 })
+                .and_then(|row| row.with_think_seconds(g.black_seconds, g.white_seconds))
                 .map_err(|e| format!("game {} of the list: {e}", k + 1))
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -53,6 +53,13 @@ mod tests {
             white: white.into(),
             black_margin,
             forfeit: forfeit.map(str::to_string),
+            black_seconds: None,
+            white_seconds: None,
+        };
+        let timed = GameRow {
+            black_seconds: Some(4.5),
+            white_seconds: Some(0.25),
+            ..row(3, "one", "two, \"quoted\"", 10, None)
         };
         Results {
             engines: vec!["one".into(), "two, \"quoted\"".into()],
@@ -60,7 +67,7 @@ mod tests {
             scheduled: Some(8),
             shard: Some((2, 3)),
             games: vec![
-                row(3, "one", "two, \"quoted\"", 10, None),
+                timed,
                 row(
                     4,
                     "two, \"quoted\"",
@@ -89,6 +96,15 @@ mod tests {
             (1, 1, [0, 0, 1, 0, 0])
         );
         assert!(json.contains("\"pentanomial\": [0, 0, 1, 0, 0]"), "{json}");
+        // Thinking times: one game gives them (the forfeited one has none).
+        let times = results.think_times();
+        assert_eq!(times.len(), 2);
+        assert_eq!((times[0].games, times[0].mean, times[0].max), (1, 4.5, 4.5));
+        assert_eq!(times[1].mean, 0.25);
+        for bad in ["-1", "NaN", "x"] {
+            let text = csv.replace("4.500", bad);
+            assert!(read_results(&text).is_err(), "{bad}");
+        }
     }
 
     /// Files written before the JSON moved to serde (tests/fixtures/results/README.md).

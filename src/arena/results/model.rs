@@ -26,6 +26,12 @@ pub struct GameRow {
     pub black_margin: i32,
     /// `black forfeits: reason` or `white forfeits: reason`, for a game lost by a fault.
     pub forfeit: Option<String>,
+    /// Black's thinking time over the game, in seconds (files from before it have none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_seconds: Option<f64>,
+    /// White's thinking time over the game, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_seconds: Option<f64>,
 }
 
 impl GameRow {
@@ -59,8 +65,43 @@ impl GameRow {
             white,
             black_margin: black_margin as i32,
             forfeit: forfeit.filter(|f| !f.is_empty()),
+            black_seconds: None,
+            white_seconds: None,
         })
     }
+
+    /// This row with the sides' thinking times read from a file, checked: seconds from 0,
+    /// finite.
+    pub fn with_think_seconds(
+        self,
+        black: Option<f64>,
+        white: Option<f64>,
+    ) -> Result<GameRow, String> {
+        let check = |seconds: Option<f64>, side: &str| match seconds {
+            Some(s) if !(s.is_finite() && s >= 0.0) => {
+                Err(format!("{side}_seconds {s} is not a time in seconds"))
+            }
+            _ => Ok(seconds),
+        };
+        Ok(GameRow {
+            black_seconds: check(black, "black")?,
+            white_seconds: check(white, "white")?,
+            ..self
+        })
+    }
+}
+
+/// One engine's thinking time per game, over the games of a results file that give it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThinkTime {
+    /// The engine.
+    pub engine: String,
+    /// Games with a time.
+    pub games: usize,
+    /// Mean seconds per game.
+    pub mean: f64,
+    /// Most seconds in one game.
+    pub max: f64,
 }
 
 /// What a results file holds: the match's engines and schedule and its games.
@@ -90,6 +131,31 @@ impl Results {
             }
         }
         scores
+    }
+
+    /// Each engine's thinking time per game, for the engines whose games give one.
+    pub fn think_times(&self) -> Vec<ThinkTime> {
+        self.engines
+            .iter()
+            .filter_map(|engine| {
+                let times: Vec<f64> = self
+                    .games
+                    .iter()
+                    .flat_map(|g| {
+                        [(&g.black, g.black_seconds), (&g.white, g.white_seconds)]
+                            .into_iter()
+                            .filter(|(name, _)| *name == engine)
+                            .filter_map(|(_, seconds)| seconds)
+                    })
+                    .collect();
+                (!times.is_empty()).then(|| ThinkTime {
+                    engine: engine.clone(),
+                    games: times.len(),
+                    mean: times.iter().sum::<f64>() / times.len() as f64,
+                    max: times.iter().copied().fold(0.0, f64::max),
+                })
+            })
+            .collect()
     }
 
     /// Games lost by a fault.
