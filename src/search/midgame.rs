@@ -31,6 +31,16 @@ const EVAL_ORDER_DEPTH: u32 = 5;
 /// From this many plies left on, nodes use the transposition table: below it a table probe (a
 /// cache miss) costs more than the few leaves it could save.
 const TABLE_MIN_DEPTH: u32 = 2;
+/// From this many plies left on, a node looks its children up in the table before searching
+/// any (enhanced transposition cut-off): a child already shown to be at most `-beta` deep
+/// enough refutes the node at the cost of a few probes. Measured on `bench --depth 15 --eval
+/// pattern --selectivity 95`: 72.3 M nodes without, 69.1 M from 6 plies on.
+const ETC_MIN_DEPTH: u32 = 6;
+/// From this many plies left on, a node with no table move first searches itself this many
+/// plies shallower for one (internal iterative deepening): the best move of the shallow search
+/// is usually the best one. Together with the cut-off above: 67.1 M nodes, 7% less time.
+const IID_MIN_DEPTH: u32 = 8;
+const IID_REDUCTION: u32 = 4;
 /// The mobility sort key: this much per reply left to the opponent (corner replies twice)...
 const REPLY_WEIGHT: i32 = 16;
 /// ... less this much for taking a corner (worth two replies).
@@ -134,6 +144,30 @@ impl<E: Evaluator> Midgame<'_, E> {
         self.eval
             .evaluate_with(state, position)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The enhanced transposition cut-off: the value and move of a child whose table entry,
+    /// searched at least `depth - 1` plies deep and as wide as this search, proves the node
+    /// worth at least `beta`.
+    fn transposition_cutoff(
+        &self,
+        position: &Position,
+        moves: u64,
+        depth: u32,
+        beta: i32,
+    ) -> Option<(i32, u8)> {
+        let child_depth = self.table_depth(depth - 1);
+        let (p, o) = (position.player(), position.opponent());
+        for sq in Bits(moves) {
+            let child = position.play_flips(1u64 << sq, crate::board::flips(p, o, sq));
+            if let Some(e) = self.tt.probe(child.player(), child.opponent(), Self::KIND)
+                && e.depth >= child_depth
+                && -e.upper >= beta
+            {
+                return Some((-e.upper, sq as u8));
+            }
+        }
+        None
     }
 
     /// The moves in search order by their keys: the table move first, then by a one-ply
@@ -283,6 +317,19 @@ impl<E: Evaluator> Midgame<'_, E> {
             && let Some(v) = self.probcut(position, state, depth, beta)
         {
             return (v, NO_MOVE);
+        }
+        if depth >= ETC_MIN_DEPTH
+            && let Some(refutation) = self.transposition_cutoff(position, moves, depth, beta)
+        {
+            return refutation;
+        }
+        if tt_move == NO_MOVE && depth >= IID_MIN_DEPTH {
+            let (_, shallow_best) =
+                self.search(position, state, depth - IID_REDUCTION, alpha, beta);
+            if self.stopper.stopped() {
+                return (0, NO_MOVE);
+            }
+            tt_move = shallow_best;
         }
         let original_alpha = alpha;
         let mut best = -INFINITY;
