@@ -60,6 +60,24 @@ fn fixed_transcript_is_exact() {
         ("time_left white 30 0", &["="]),
         ("othello-engine-set midgame-depth 3", &["="]),
         (
+            "othello-engine-levels",
+            &[
+                "= opening: 6 moves at depth 2 (pattern); midgame: depth 3 (pattern); selectivity 100%; endgame: exact solve from 6 empties",
+            ],
+        ),
+        ("othello-engine-set level default", &["="]),
+        (
+            "othello-engine-levels",
+            &[
+                "= under a clock, the time decides depth and solve; without: opening: 6 moves at depth 6 (pattern); midgame: depth 12 (pattern); selectivity 95%; endgame: exact solve from 20 empties",
+            ],
+        ),
+        ("othello-engine-set level 2", &["="]),
+        (
+            "othello-engine-set level best",
+            &["? bad level 'best': expected a whole number from 1 to 20 or 'default'"],
+        ),
+        (
             "othello-engine-set midgame-depth 99",
             &["? bad midgame-depth '99': expected a whole number from 1 to 60"],
         ),

@@ -47,7 +47,7 @@ macro_rules! setting {
 /// The level flags: a preset, then per-phase refinements; the table size and the seed.
 #[derive(Args, Debug, Clone, Default)]
 pub struct LevelArgs {
-    /// A preset, 1 to 20 (default 10); the other flags refine it.
+    /// A preset, 1 to 20, or `default` (full strength in the time given); the other flags refine it.
     #[arg(long, value_name = "N", value_parser = setting!("level"), allow_hyphen_values = true)]
     pub level: Option<LevelSetting>,
     /// Moves (discs placed) that count as the opening.

@@ -170,6 +170,8 @@ impl Default for Levels {
 pub enum LevelSetting {
     /// `level`: a whole preset, replacing every other setting.
     Level(u32),
+    /// `level default`: back to [`Levels::default`], the time-decided full strength.
+    DefaultLevel,
     /// `opening-moves`.
     OpeningMoves(u32),
     /// `opening-depth`.
@@ -216,7 +218,8 @@ impl LevelSetting {
         };
         let eval = || value.trim().parse::<EvaluatorKind>();
         Ok(match name {
-            "level" => LevelSetting::Level(number(1, MAX_LEVEL)?),
+            "level" if value.trim() == "default" => LevelSetting::DefaultLevel,
+            "level" => LevelSetting::Level(number(1, MAX_LEVEL).map_err(|e| e + " or 'default'")?),
             "opening-moves" => LevelSetting::OpeningMoves(number(0, MAX_EMPTIES)?),
             "opening-depth" => LevelSetting::OpeningDepth(number(1, MAX_EMPTIES)?),
             "opening-eval" => LevelSetting::OpeningEval(eval()?),
@@ -320,6 +323,7 @@ impl Levels {
         }
         match setting {
             LevelSetting::Level(level) => *self = Levels::preset(level).unwrap_or(*self),
+            LevelSetting::DefaultLevel => *self = Levels::default(),
             LevelSetting::OpeningMoves(n) => self.opening_moves = n,
             LevelSetting::OpeningDepth(d) => self.opening.depth = d,
             LevelSetting::OpeningEval(e) => self.opening.eval = e,
@@ -436,5 +440,8 @@ mod tests {
         assert_eq!(levels, before);
         levels.set("level", "3").unwrap();
         assert_eq!(levels.midgame.depth, 3);
+        assert!(!levels.time_decides);
+        levels.set("level", "default").unwrap();
+        assert_eq!(levels, before);
     }
 }
