@@ -343,27 +343,12 @@ fn sigterm_keeps_the_finished_games_and_resume_completes_the_run() {
     // Games slow enough (depth 4, solved from 16 empties) to stop one under way.
     let flags = ["--games", "12", "--solve-empties", "16", "--depth", "4"];
     datagen(&flags, &whole);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
-        .arg("datagen")
-        .args(flags)
-        .arg("--out")
-        .arg(&stopped)
-        .stderr(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    // Wait for the first game on disk.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::fs::metadata(&stopped).map_or(0, |m| m.len()) <= 16 {
-        assert!(std::time::Instant::now() < deadline, "no game written");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    let kill = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    let status = child.wait().expect("the run ends");
+    let out = stopped.to_str().unwrap();
+    let args = [&["datagen"], &flags[..], &["--out", out]].concat();
+    // Stopped once the first game is on disk.
+    let status = stop_with_sigterm(&args, || {
+        std::fs::metadata(&stopped).map_or(0, |m| m.len()) > 16
+    });
     let partial = bytes(&stopped);
     let full = bytes(&whole);
     if status.code() == Some(143) {
@@ -377,5 +362,107 @@ fn sigterm_keeps_the_finished_games_and_resume_completes_the_run() {
     }
     datagen(&[&flags[..], &["--resume"]].concat(), &stopped);
     assert_eq!(bytes(&stopped), full);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the engine with `args`, sends it SIGTERM once `started` holds, and returns how it
+/// ended.
+fn stop_with_sigterm(args: &[&str], started: impl Fn() -> bool) -> std::process::ExitStatus {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !started() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run made no progress"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    child.wait().expect("the run ends")
+}
+
+/// The table lines of an `mpc calibrate` output file (its header's comments hold the time).
+fn table_lines(path: &Path) -> Vec<String> {
+    String::from_utf8(bytes(path))
+        .expect("the table is text")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn mpc_calibrate_stopped_by_sigterm_resumes_to_the_table_of_a_whole_run() {
+    let dir = scratch("mpc");
+    let data = dir.join("data.bin");
+    datagen(
+        &["--games", "8", "--solve-empties", "12", "--depth", "3"],
+        &data,
+    );
+    let (whole, stopped) = (dir.join("whole.txt"), dir.join("stopped.txt"));
+    let calibrate = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "mpc",
+            "calibrate",
+            data.to_str().unwrap(),
+            "--positions",
+            "150",
+            "--max-depth",
+            "8",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let o = calibrate(&whole, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let progress = dir.join("stopped.txt.progress");
+    let (data_path, out) = (data.to_str().unwrap(), stopped.to_str().unwrap());
+    let args = [
+        "mpc",
+        "calibrate",
+        data_path,
+        "--positions",
+        "150",
+        "--max-depth",
+        "8",
+    ];
+    // Stopped once a few positions are searched.
+    let status = stop_with_sigterm(&[&args[..], &["--out", out]].concat(), || {
+        std::fs::read_to_string(&progress).map_or(0, |t| t.lines().count()) >= 4 || stopped.exists()
+    });
+    if status.code() == Some(143) {
+        assert!(!stopped.exists(), "no table from a stopped run");
+        // Without --resume the stopped run's progress is not overwritten.
+        let before = bytes(&progress);
+        let o = calibrate(&stopped, &[]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+        assert_eq!(bytes(&progress), before);
+        let o = calibrate(&stopped, &["--resume"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("already searched"),
+            "the resumed run reads the progress"
+        );
+    } else {
+        // The run finished before the signal came.
+        assert_eq!(status.code(), Some(0));
+    }
+    assert!(
+        !progress.exists(),
+        "a finished run removes its progress file"
+    );
+    assert_eq!(table_lines(&stopped), table_lines(&whole));
     let _ = std::fs::remove_dir_all(&dir);
 }

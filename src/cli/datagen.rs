@@ -4,6 +4,7 @@
 //! output file, shows progress and stops cleanly on SIGINT or SIGTERM.
 
 use super::args::{CliError, error, hash_mib, parse_in_range};
+use super::interrupt::{catch_signals, exit_if_caught};
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset, read_dataset};
 use crate::game::datagen::{
@@ -18,7 +19,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The table size when `--hash` is not given, in MiB: enough for solves of 20 empties, and
@@ -202,27 +203,6 @@ enum Source {
     Wthor(Vec<Vec<crate::board::Square>>),
 }
 
-/// Caught SIGINT and SIGTERM: the number of the first, 0 for none.
-static CAUGHT: AtomicUsize = AtomicUsize::new(0);
-/// Set by the first signal: a second one ends the process at once.
-static ARMED: AtomicBool = AtomicBool::new(false);
-
-/// From now on SIGINT and SIGTERM raise `stop` (and are recorded); a second one exits at once.
-fn catch_signals(stop: &Arc<AtomicBool>) -> Result<(), CliError> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let register = |signal: i32| -> std::io::Result<()> {
-        // The shutdown first: handlers run in registration order.
-        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, &ARMED)?;
-        signal_hook::flag::register(signal, &ARMED)?;
-        signal_hook::flag::register(signal, Arc::clone(stop))?;
-        signal_hook::flag::register_usize(signal, &CAUGHT, signal as usize)?;
-        Ok(())
-    };
-    register(SIGINT)
-        .and_then(|()| register(SIGTERM))
-        .map_err(|e| error(format!("cannot catch signals: {e}")))
-}
-
 /// Opens the output file: a new one (refused if it exists, unless `resume`), or the file of a
 /// stopped run cut back to its last whole game. Returns the writer and the first game to play.
 fn open_output(
@@ -316,8 +296,7 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         );
     }
 
-    let stop = Arc::new(AtomicBool::new(false));
-    catch_signals(&stop)?;
+    let stop = catch_signals()?;
     let limits = Limits {
         stop: Arc::clone(&stop),
         ..Limits::none()
@@ -355,20 +334,11 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         "datagen: {games_done} games, {positions} positions, {:.0} positions/s, {secs:.1} s",
         positions as f64 / secs.max(1e-9)
     );
-    match CAUGHT.load(Ordering::SeqCst) {
-        0 => Ok(()),
-        signal => {
-            let name = match signal as i32 {
-                signal_hook::consts::SIGINT => "SIGINT".to_string(),
-                signal_hook::consts::SIGTERM => "SIGTERM".to_string(),
-                other => format!("signal {other}"),
-            };
-            eprintln!(
-                "datagen: stopped by {name}; {out} holds every finished game: rerun with --resume to go on"
-            );
-            std::process::exit(128 + signal as i32)
-        }
-    }
+    exit_if_caught(
+        "datagen",
+        &format!("{out} holds every finished game: rerun with --resume to go on"),
+    );
+    Ok(())
 }
 
 /// Progress on stderr: a bar on a terminal, else a line every few percent.

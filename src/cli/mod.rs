@@ -5,6 +5,7 @@ mod analyse;
 mod args;
 mod bench;
 mod datagen;
+mod interrupt;
 mod mpc;
 mod perft;
 mod serve;

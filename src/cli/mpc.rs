@@ -3,6 +3,7 @@
 //! writes the table the engine builds in (`data/mpc-table.txt`).
 
 use super::args::error;
+use super::interrupt::{catch_signals, exit_if_caught};
 use crate::arena::options::{CliError, parse_in_range};
 use crate::board::{Color, Position};
 use crate::eval::dataset::read_dataset;
@@ -11,6 +12,7 @@ use crate::search::probcut::{
 };
 use crate::search::{Limits, PhaseLevel, Searcher, Value, WIN};
 use clap::{Args, Subcommand};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -45,6 +47,10 @@ pub struct CalibrateArgs {
     /// Where to write the table (default data/mpc-table.txt, the built-in one).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    /// Go on with a run that was stopped: the positions already searched are read from
+    /// `OUT.progress` (the same files, positions and depth must be given).
+    #[arg(long)]
+    resume: bool,
 }
 
 /// Runs an `mpc` command.
@@ -92,18 +98,51 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         candidates.len(),
         CALIBRATED_EVALUATOR.name()
     );
+    let progress_path = format!("{out}.progress");
+    let header = format!(
+        "# mpc calibrate progress: {} positions, max-depth {max_depth}, files {}",
+        chosen.len(),
+        args.data.join(" ")
+    );
+    let mut done_values = open_progress(
+        &progress_path,
+        &header,
+        args.resume,
+        chosen.len(),
+        max_depth,
+    )?;
+    let mut progress = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&progress_path)
+        .map_err(|e| error(format!("cannot write {progress_path}: {e}")))?;
+    let stop = catch_signals()?;
+    let limits = Limits {
+        stop: std::sync::Arc::clone(&stop),
+        ..Limits::none()
+    };
     let start = Instant::now();
     let mut searcher = Searcher::new(hash, None);
     let mut pairs = CalibrationPairs::default();
     let mut nodes = 0u64;
+    let resumed = done_values.iter().filter(|v| v.is_some()).count();
+    if resumed > 0 {
+        eprintln!("resuming: {resumed} positions already searched ({progress_path})");
+    }
     for (i, position) in chosen.iter().enumerate() {
+        if let Some(values) = done_values[i].take() {
+            pairs.add(position.empty_count(), &values);
+            continue;
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         searcher.clear();
         let mut values = vec![None; max_depth as usize + 1];
         let level = PhaseLevel {
             depth: max_depth.min(position.empty_count() - 1),
             eval: CALIBRATED_EVALUATOR,
         };
-        let report = searcher.search(position, level, &Limits::none(), &mut |r| {
+        let report = searcher.search(position, level, &limits, &mut |r| {
             if let Value::Estimate(v) = r.value
                 && v.abs() < WIN
                 && let Some(slot) = values.get_mut(r.depth as usize)
@@ -112,6 +151,12 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
             }
         });
         nodes += report.nodes;
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        writeln!(progress, "{i} {}", progress_line(&values))
+            .and_then(|()| progress.flush())
+            .map_err(|e| error(format!("cannot write {progress_path}: {e}")))?;
         pairs.add(position.empty_count(), &values);
         let done = i + 1;
         if done % 20 == 0 || done == chosen.len() {
@@ -123,6 +168,10 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
             );
         }
     }
+    exit_if_caught(
+        "mpc calibrate",
+        &format!("{progress_path} holds every finished position: rerun with --resume to go on"),
+    );
     let table = pairs.table();
     let header = format!(
         "Multi-ProbCut regressions of the search with `{}`: deep value = slope x shallow value\n\
@@ -153,6 +202,82 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
     std::fs::write(&temp, text.as_bytes())
         .and_then(|()| std::fs::rename(&temp, out))
         .map_err(|e| error(format!("cannot write {out}: {e}")))?;
+    // The run is complete: its checkpoint has served.
+    let _ = std::fs::remove_file(&progress_path);
     println!("wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The searched values of one position on a progress line: one per depth, `-` for none.
+fn progress_line(values: &[Option<i32>]) -> String {
+    values
+        .iter()
+        .map(|v| v.map_or("-".to_string(), |v| v.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The values per depth of every position a stopped run finished, read from its progress
+/// file (`resume`), or an empty progress file for a new run. A progress file of another run
+/// (other files, positions or depth) or a malformed one is refused and left as it is.
+fn open_progress(
+    path: &str,
+    header: &str,
+    resume: bool,
+    positions: usize,
+    max_depth: u32,
+) -> Result<Vec<Option<Vec<Option<i32>>>>, CliError> {
+    let mut done = vec![None; positions];
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::write(path, format!("{header}\n"))
+                .map_err(|e| error(format!("cannot write {path}: {e}")))?;
+            return Ok(done);
+        }
+        Err(e) => return Err(error(format!("cannot read {path}: {e}"))),
+    };
+    if !resume {
+        return Err(error(format!(
+            "{path} exists (a stopped run): add --resume to go on with it, or remove it"
+        )));
+    }
+    // A line cut short by a crash is dropped: its position is searched again.
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    if whole.len() < text.len() {
+        std::fs::write(path, whole).map_err(|e| error(format!("cannot write {path}: {e}")))?;
+    }
+    let mut lines = whole.lines();
+    if lines.next() != Some(header) {
+        return Err(error(format!(
+            "cannot resume {path}: it is the progress of another run (its first line is not '{header}')"
+        )));
+    }
+    for (n, line) in lines.enumerate() {
+        let bad = |why: &str| error(format!("cannot resume {path}: line {}: {why}", n + 2));
+        let mut words = line.split_whitespace();
+        let index: usize = words
+            .next()
+            .and_then(|w| w.parse().ok())
+            .filter(|&i| i < positions)
+            .ok_or_else(|| bad("no position number"))?;
+        let values: Vec<Option<i32>> = words
+            .map(|w| match w {
+                "-" => Ok(None),
+                w => w
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| bad(&format!("bad value '{w}'"))),
+            })
+            .collect::<Result<_, _>>()?;
+        if values.len() != max_depth as usize + 1 {
+            return Err(bad(&format!(
+                "{} values, expected {}",
+                values.len(),
+                max_depth + 1
+            )));
+        }
+        done[index] = Some(values);
+    }
+    Ok(done)
 }
