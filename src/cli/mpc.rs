@@ -47,6 +47,10 @@ pub struct CalibrateArgs {
     /// Where to write the table (default data/mpc-table.txt, the built-in one).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    /// Calibrate the endgame's cuts instead: the exact score on shallow search values, per
+    /// empties and shallow depth, from positions with exact labels.
+    #[arg(long)]
+    endgame: bool,
     /// Go on with a run that was stopped: the positions already searched are read from
     /// `OUT.progress` (the same files, positions and depth must be given).
     #[arg(long)]
@@ -61,6 +65,9 @@ pub fn run(command: MpcCommand) -> Result<(), CliError> {
 }
 
 fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
+    if args.endgame {
+        return calibrate_endgame(args);
+    }
     let wanted = match &args.positions {
         Some(n) => parse_in_range(n, "positions", 1..=1_000_000)? as usize,
         None => 600,
@@ -280,4 +287,96 @@ fn open_progress(
         done[index] = Some(values);
     }
     Ok(done)
+}
+
+/// `mpc calibrate --endgame`: the regression of exact scores (positions of the data with exact
+/// labels, 12 empties or more) on the values of full-width `pattern` searches of depth 0 to 8,
+/// per number of empties and depth, printed as a table (the endgame's cuts use a model fitted
+/// to it: `probcut::endgame_regression`). A few thousand positions take seconds.
+fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
+    use crate::eval::dataset::FLAG_EXACT;
+    use crate::search::probcut::fit;
+    let wanted = match &args.positions {
+        Some(n) => parse_in_range(n, "positions", 1..=1_000_000)? as usize,
+        None => 2000,
+    };
+    let max_depth = 8u32;
+    let min_empties = crate::search::probcut::ENDGAME_MIN_EMPTIES;
+    let mut candidates = Vec::new();
+    for path in &args.data {
+        for s in read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))? {
+            let position = Position::from_player_opponent(s.player, s.opponent, Color::Black);
+            if s.flags & FLAG_EXACT != 0
+                && position.empty_count() >= min_empties
+                && position.legal_moves() != 0
+            {
+                candidates.push((position, s.value));
+            }
+        }
+    }
+    let step = (candidates.len() as f64 / wanted as f64).max(1.0);
+    let chosen: Vec<(Position, i8)> = (0..wanted.min(candidates.len()))
+        .map(|i| candidates[(i as f64 * step) as usize])
+        .collect();
+    if chosen.is_empty() {
+        return Err(error(format!(
+            "no positions with exact labels and {min_empties} or more empties in the data"
+        )));
+    }
+    eprintln!(
+        "searching {} of {} positions with exact labels to depth {max_depth}",
+        chosen.len(),
+        candidates.len()
+    );
+    let mut pairs = vec![vec![Vec::new(); max_depth as usize + 1]; 61];
+    let hash = match &args.hash {
+        Some(h) => parse_in_range(h, "hash", 1..=65_536)? as usize,
+        None => 64,
+    };
+    let mut searcher = Searcher::new(hash, None);
+    for (i, (position, exact)) in chosen.iter().enumerate() {
+        searcher.clear();
+        let n = position.empty_count();
+        let mut values = vec![None; max_depth as usize + 1];
+        let level = PhaseLevel {
+            depth: max_depth,
+            eval: CALIBRATED_EVALUATOR,
+        };
+        searcher.search(position, level, &Limits::none(), &mut |r| {
+            if let Value::Estimate(v) = r.value
+                && v.abs() < WIN
+                && let Some(slot) = values.get_mut(r.depth as usize)
+            {
+                *slot = Some(v);
+            }
+        });
+        // Depth 0: the static evaluation.
+        values[0] = Some(crate::eval::Pattern::score(
+            position.player(),
+            position.opponent(),
+        ));
+        for (d, v) in values.iter().enumerate() {
+            if let Some(v) = v {
+                pairs[n as usize][d].push((f64::from(*v), f64::from(*exact) * 100.0));
+            }
+        }
+        if (i + 1) % 200 == 0 || i + 1 == chosen.len() {
+            eprintln!("{}/{} positions", i + 1, chosen.len());
+        }
+    }
+    println!("empties depth pairs slope offset sigma");
+    for (n, by_depth) in pairs.iter().enumerate().skip(min_empties as usize) {
+        for (d, depth_pairs) in by_depth.iter().enumerate() {
+            if let Some(r) = fit(depth_pairs) {
+                println!(
+                    "{n:>3} {d:>2} {:>5} {:.3} {:>7.1} {:>6.1}",
+                    depth_pairs.len(),
+                    r.slope,
+                    r.offset,
+                    r.sigma
+                );
+            }
+        }
+    }
+    Ok(())
 }

@@ -330,6 +330,7 @@ impl Searcher {
             tt: &mut self.tt,
             nodes: 0,
             stopper: &mut stopper,
+            selectivity: Selectivity::FULL,
         };
         let (p, o, n) = (
             position.player(),
@@ -337,7 +338,7 @@ impl Searcher {
             position.empty_count(),
         );
         let (mut score, mut best) = match mode {
-            EndgameMode::Exact => solver.solve_exact(p, o, guess, n),
+            EndgameMode::Exact => solver.solve_selective(p, o, guess, n),
             EndgameMode::Wld | EndgameMode::WinElseLeast => solver.pvs(p, o, -1, 1, n),
         };
         let mut value = match mode {
@@ -400,6 +401,7 @@ impl Searcher {
             tt: &mut self.tt,
             nodes: 0,
             stopper: &mut stopper,
+            selectivity: Selectivity::FULL,
         };
         let n = position.empty_count();
         let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);
