@@ -51,7 +51,7 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
     let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), None);
     let fallback = Levels::default().midgame;
     println!(
-        "{:>3} {:>3} {:>5} {:>5} {:>12} {:>5} {:>14} {:>9} {:>12}",
+        "{:>3} {:>3} {:>5} {:>5} {:>12} {:>5} {:>14} {:>9} {:>12}  pv",
         "#", "emp", "move", "score", "expected", "ok", "nodes", "seconds", "nodes/s"
     );
     let (mut total_nodes, mut total_time, mut wrong) = (0u64, 0f64, 0usize);
@@ -70,7 +70,7 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
         total_nodes += report.nodes;
         total_time += secs;
         println!(
-            "{:>3} {:>3} {:>5} {:>+5} {:>12} {:>5} {:>14} {:>9.3} {:>12.0}",
+            "{:>3} {:>3} {:>5} {:>+5} {:>12} {:>5} {:>14} {:>9.3} {:>12.0}  {}",
             i + 1,
             line.position.empty_count(),
             report.best_move.to_string(),
@@ -79,7 +79,13 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
             if ok { "yes" } else { "NO" },
             report.nodes,
             secs,
-            report.nodes as f64 / secs.max(1e-9)
+            report.nodes as f64 / secs.max(1e-9),
+            report
+                .pv
+                .iter()
+                .map(Move::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
     println!(

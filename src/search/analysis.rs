@@ -29,6 +29,7 @@ impl Searcher {
         count: usize,
         print: &mut dyn FnMut(&SearchReport),
     ) -> (Option<SearchReport>, u64) {
+        self.tt.new_search();
         let max_depth = levels.phase_level(levels.phase(position)).depth.max(2);
         let solving = levels.phase(position) == Phase::Endgame;
         // Rounds as (child depth, whether the child is solved).

@@ -111,16 +111,31 @@ impl Endgame<'_> {
         (n.min(41) * 6 + u32::from(self.selectivity.index())) as u8
     }
 
-    /// The exact value and best move, after pre-searches at rising selectivity from
-    /// [`PRESEARCH_EMPTIES`] empties on: each one starts from the previous one's value and
-    /// leaves best moves in the table, so the exact search that ends the series finds its
-    /// window and its ordering mostly made.
-    pub fn solve_selective(&mut self, player: u64, opponent: u64, guess: i32, n: u32) -> (i32, u8) {
+    /// The exact value and best move (with `wld`, the value's sign only: a search of the
+    /// window -1..1), after pre-searches at rising selectivity from [`PRESEARCH_EMPTIES`]
+    /// empties on: each leaves best moves in the table and, when exact, a value to start the
+    /// next one's window from, so the full-width search that ends the series finds its window
+    /// and its ordering mostly made.
+    pub fn solve_selective(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        guess: i32,
+        n: u32,
+        wld: bool,
+    ) -> (i32, u8) {
+        let solve = |solver: &mut Self, guess: i32| {
+            if wld {
+                solver.pvs(player, opponent, -1, 1, n)
+            } else {
+                solver.solve_exact(player, opponent, guess, n)
+            }
+        };
         let mut guess = guess;
         if n >= PRESEARCH_EMPTIES {
             for selectivity in PRESEARCHES {
                 self.selectivity = selectivity;
-                let (v, _) = self.solve_exact(player, opponent, guess, n);
+                let (v, _) = solve(self, guess);
                 if self.stopper.stopped() {
                     break;
                 }
@@ -128,7 +143,7 @@ impl Endgame<'_> {
             }
         }
         self.selectivity = Selectivity::FULL;
-        self.solve_exact(player, opponent, guess, n)
+        solve(self, guess)
     }
 
     /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern` search

@@ -88,6 +88,9 @@ use limits::Stopper;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use report::{pass_report, principal_variation};
+
+/// At and below this many empties, a solve's principal variation is proven move by move.
+const PV_PROOF_EMPTIES: u32 = 14;
 use std::time::{Duration, Instant};
 
 /// A search of the position after a forced pass, as `no_move_report` runs it.
@@ -157,6 +160,7 @@ impl Searcher {
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
+        self.tt.new_search();
         self.selectivity = levels.selectivity;
         let phase = levels.phase(position);
         let level = levels.phase_level(phase);
@@ -338,8 +342,10 @@ impl Searcher {
             position.empty_count(),
         );
         let (mut score, mut best) = match mode {
-            EndgameMode::Exact => solver.solve_selective(p, o, guess, n),
-            EndgameMode::Wld | EndgameMode::WinElseLeast => solver.pvs(p, o, -1, 1, n),
+            EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
+            EndgameMode::Wld | EndgameMode::WinElseLeast => {
+                solver.solve_selective(p, o, 0, n, true)
+            }
         };
         let mut value = match mode {
             EndgameMode::Exact => Value::Exact(score),
@@ -365,7 +371,15 @@ impl Searcher {
             best_move,
             value,
             depth: n,
-            pv: principal_variation(&self.tt, position, tt::KIND_ENDGAME, best_move, n as usize),
+            pv: match value {
+                // Without a clock the line can be proven to its end; with one, the table's.
+                Value::Exact(v) if limits.hard_deadline.is_none() => {
+                    self.exact_principal_variation(position, best_move, v)
+                }
+                _ => {
+                    principal_variation(&self.tt, position, tt::KIND_ENDGAME, best_move, n as usize)
+                }
+            },
             nodes,
             elapsed: start.elapsed(),
             complete: true,
@@ -391,6 +405,55 @@ impl Searcher {
         let r = self.search(position, level, limits, &mut |_| {});
         let discs = r.value.discs().clamp(-64.0, 64.0);
         ((discs / 2.0).round() as i32 * 2, r.nodes)
+    }
+
+    /// The principal variation of a solved `position` whose exact value is `value` when
+    /// `first` is played, to the end of the game: each ply the table's best move while more
+    /// than [`PV_PROOF_EMPTIES`] empties are left, then a move whose solved value keeps the
+    /// score (the table holds no entries near the end, and the line should be right there).
+    fn exact_principal_variation(
+        &mut self,
+        position: &Position,
+        first: Move,
+        value: i32,
+    ) -> Vec<Move> {
+        let mut pv = vec![first];
+        let Ok(mut at) = position.play(first) else {
+            return pv;
+        };
+        // The value for the side to move at `at`.
+        let mut expected = -value;
+        while !at.is_game_over() {
+            if at.must_pass() {
+                pv.push(Move::Pass);
+                at = at.pass();
+                expected = -expected;
+                continue;
+            }
+            let table_move = self
+                .tt
+                .probe(at.player(), at.opponent(), tt::KIND_ENDGAME)
+                .and_then(|e| Square::new(e.best as usize))
+                .map(Move::Play)
+                .filter(|&m| at.is_legal(m));
+            let next = if at.empty_count() > PV_PROOF_EMPTIES {
+                table_move
+            } else {
+                let all = at.legal_squares().into_iter().map(Move::Play);
+                table_move.into_iter().chain(all).find(|&m| {
+                    at.play(m).is_ok_and(|child| {
+                        let (v, _) = self.solve_window(&child, -expected - 1, -expected + 1);
+                        -v == expected
+                    })
+                })
+            };
+            let Some(mv) = next else { break };
+            pv.push(mv);
+            let Ok(child) = at.play(mv) else { break };
+            at = child;
+            expected = -expected;
+        }
+        pv
     }
 
     /// The exact value of `position` in the window `alpha..beta` (fail-soft), and the number of

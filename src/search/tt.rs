@@ -1,7 +1,10 @@
 //! The transposition table: bounds on a position's value at a depth, and its best move.
 //!
 //! Entries hold the whole position, so a hit is never a collision. Buckets have two slots: one
-//! kept for the deepest result, one always replaced.
+//! kept for the deepest result, one always replaced. Each entry records the search that wrote
+//! it (its age): the table is kept from move to move of a game, so that a search finds the
+//! previous ones' work, but a deep entry of an earlier search no longer guards its slot
+//! against the current search's results.
 
 /// Scores of different searches are kept apart by `kind`: [`KIND_ENDGAME`] for exact disc
 /// scores, an evaluator's [`crate::eval::Evaluator::ID`] for its midgame scores.
@@ -21,7 +24,8 @@ pub struct Entry {
     /// The depth searched (the number of empties for endgame results).
     pub depth: u8,
     kind: u8,
-    used: bool,
+    /// The search that wrote it ([`TranspositionTable::new_search`]); 0 for an empty slot.
+    age: u8,
 }
 
 /// No best move stored.
@@ -31,6 +35,8 @@ pub const NO_MOVE: u8 = 64;
 pub struct TranspositionTable {
     entries: Vec<Entry>,
     mask: usize,
+    /// The age of the current search's entries, never 0.
+    age: u8,
 }
 
 fn hash(player: u64, opponent: u64) -> u64 {
@@ -82,12 +88,19 @@ impl TranspositionTable {
         TranspositionTable {
             entries,
             mask: size - 2,
+            age: 1,
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.entries.fill(Entry::default());
+        self.age = 1;
+    }
+
+    /// Starts a new search: entries of earlier ones stay readable, but give way to this one's.
+    pub fn new_search(&mut self) {
+        self.age = if self.age == u8::MAX { 1 } else { self.age + 1 };
     }
 
     /// The number of slots.
@@ -117,7 +130,7 @@ impl TranspositionTable {
         let i = hash(player, opponent) as usize & self.mask;
         self.entries[i..i + 2]
             .iter()
-            .find(|e| e.used && e.player == player && e.opponent == opponent && e.kind == kind)
+            .find(|e| e.age != 0 && e.player == player && e.opponent == opponent && e.kind == kind)
             .copied()
     }
 
@@ -141,12 +154,12 @@ impl TranspositionTable {
             best,
             depth,
             kind,
-            used: true,
+            age: self.age,
         };
         let bucket = &mut self.entries[i..i + 2];
         if let Some(slot) = bucket
             .iter_mut()
-            .find(|e| e.used && e.player == player && e.opponent == opponent && e.kind == kind)
+            .find(|e| e.age != 0 && e.player == player && e.opponent == opponent && e.kind == kind)
         {
             if slot.depth == depth {
                 // Same search depth: both bounds hold, so keep the tighter of each. The best
@@ -163,10 +176,12 @@ impl TranspositionTable {
                     entry.best = slot.best;
                 }
             } else if slot.depth > depth {
+                // A deeper result stands; it now belongs to this search too.
+                slot.age = entry.age;
                 return;
             }
             *slot = entry;
-        } else if !bucket[0].used || bucket[0].depth <= depth {
+        } else if bucket[0].age != entry.age || bucket[0].depth <= depth {
             bucket[1] = bucket[0];
             bucket[0] = entry;
         } else {
@@ -206,5 +221,27 @@ mod tests {
         tt.store((1, 2), KIND_ENDGAME, 12, 24, 64, 12);
         let e = tt.probe(1, 2, KIND_ENDGAME).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (24, 24, 12));
+    }
+
+    #[test]
+    fn a_deep_entry_guards_its_slot_only_in_the_search_that_wrote_it() {
+        let mut tt = TranspositionTable::new(0);
+        let mask = tt.mask;
+        let bucket = |p: u64| hash(p, 0) as usize & mask;
+        let same: Vec<u64> = (2..).filter(|&p| bucket(p) == bucket(1)).take(2).collect();
+        let (a, b) = (same[0], same[1]);
+        tt.store((1, 0), 3, 30, 0, 0, 5);
+        // In the same search, shallower results of other positions take the other slot.
+        tt.store((a, 0), 3, 10, 0, 0, 5);
+        tt.store((b, 0), 3, 10, 0, 0, 5);
+        assert!(tt.probe(1, 0, 3).is_some());
+        assert!(tt.probe(a, 0, 3).is_none());
+        // In the next search the deep entry is still read, but gives way.
+        tt.new_search();
+        assert!(tt.probe(1, 0, 3).is_some());
+        tt.store((a, 0), 3, 10, 0, 0, 5);
+        tt.store((b, 0), 3, 10, 0, 0, 5);
+        assert!(tt.probe(1, 0, 3).is_none());
+        assert!(tt.probe(a, 0, 3).is_some() && tt.probe(b, 0, 3).is_some());
     }
 }

@@ -1,15 +1,18 @@
 //! Move ordering for the endgame solver: which move to try first decides how much of the tree
 //! a cut-off saves. Also the quadrant parity that the last plies play by.
 
-use crate::board::{Bits, CORNERS, flips, legal_moves};
-use crate::eval::Pattern;
+use crate::board::{Bits, CORNERS, Color, Position, flips, legal_moves};
+use crate::eval::features::FeatureState;
+use crate::eval::{Evaluator, Pattern};
 
-/// The evaluator's view of a position far from the end, for move ordering: the pattern
-/// evaluator (hundredths of a disc) divided by [`ORDER_SCALE`], so that a disc of estimated
-/// score weighs about as much as one reply of the opponent's mobility term.
+/// The evaluator's view of the position `player`/`opponent` reached from the one whose
+/// pattern state is `state` by a move on `sq` flipping `f`, for move ordering: the pattern
+/// evaluator (hundredths of a disc, for `player`) divided by [`ORDER_SCALE`], so that a disc
+/// of estimated score weighs about as much as one reply of the opponent's mobility term.
 #[inline]
-fn order_view(player: u64, opponent: u64) -> i32 {
-    Pattern::score(player, opponent) / ORDER_SCALE
+fn order_view(state: &FeatureState, sq: usize, f: u64, player: u64, opponent: u64) -> i32 {
+    let child = Position::from_player_opponent(player, opponent, Color::Black);
+    Pattern.leaf_score(state, &child, sq, f) / ORDER_SCALE
 }
 /// Tuned on FFO #20-#39: 4, 8, 16, 32 and 64 gave 235, 212, 199, 174 and 186 M nodes.
 const ORDER_SCALE: i32 = 32;
@@ -53,20 +56,28 @@ pub(super) fn order_moves(
     list: &mut MoveList,
 ) {
     let odd = odd_quadrant_squares(!(player | opponent));
+    // The pattern indices of the node, made once and updated along each move and reply.
+    let state = (n > EVAL_ORDER_EMPTIES).then(|| {
+        Pattern.state(&Position::from_player_opponent(
+            player,
+            opponent,
+            Color::Black,
+        ))
+    });
     for sq in Bits(moves) {
         let f = flips(player, opponent, sq);
         let bit = 1u64 << sq;
         let (np, no) = (opponent & !f, player | f | bit);
         let key = if sq as u8 == tt_move {
             -1_000_000
-        } else if n > EVAL_ORDER_EMPTIES {
+        } else if let Some(state) = &state {
             // Far from the end: the evaluator's view (one ply deeper still when very far),
             // plus the opponent's mobility.
             let replies = legal_moves(np, no);
             let view = if n > DEEP_ORDER_EMPTIES {
-                best_reply_value(np, no, replies)
+                best_reply_value(&Pattern.play(state, sq, f), np, no, replies)
             } else {
-                order_view(np, no)
+                order_view(state, sq, f, np, no)
             };
             view + 8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
         } else {
@@ -148,16 +159,18 @@ impl MoveList {
     }
 }
 
-/// The value for the side to move (`player`, whose moves are `replies`) of its best reply
-/// by the pattern evaluator: a one-ply search used to order moves far from the end.
-fn best_reply_value(player: u64, opponent: u64, replies: u64) -> i32 {
+/// The value for the side to move (`player`, whose moves are `replies` and whose pattern
+/// state is `state`) of its best reply by the pattern evaluator: a one-ply search used to
+/// order moves far from the end.
+fn best_reply_value(state: &FeatureState, player: u64, opponent: u64, replies: u64) -> i32 {
     if replies == 0 {
-        return -order_view(opponent, player);
+        let passed = Position::from_player_opponent(opponent, player, Color::Black);
+        return -Pattern.evaluate_with(&Pattern.pass(state), &passed) / ORDER_SCALE;
     }
     Bits(replies)
         .map(|sq| {
             let f = flips(player, opponent, sq);
-            -order_view(opponent & !f, player | f | (1u64 << sq))
+            -order_view(state, sq, f, opponent & !f, player | f | (1u64 << sq))
         })
         .max()
         .unwrap_or(0)
