@@ -48,6 +48,9 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
         },
     };
     let lines = read_obf_file(path)?;
+    // RUST_LOG=debug shows the solver's pre-searches on stderr.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .try_init();
     let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), None);
     let fallback = Levels::default().midgame;
     println!(

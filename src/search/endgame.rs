@@ -139,6 +139,10 @@ impl Endgame<'_> {
                 if self.stopper.stopped() {
                     break;
                 }
+                log::debug!(
+                    "{n} empties, pre-search at {selectivity}: {v:+}, {} nodes so far",
+                    self.nodes
+                );
                 guess = v;
             }
         }
