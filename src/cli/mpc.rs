@@ -95,10 +95,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
             "no positions with {MIN_EMPTIES} or more empties and a move in the data"
         )));
     }
-    let step = (candidates.len() as f64 / wanted as f64).max(1.0);
-    let chosen: Vec<Position> = (0..wanted.min(candidates.len()))
-        .map(|i| candidates[(i as f64 * step) as usize])
-        .collect();
+    let chosen = spread(&candidates, wanted);
     eprintln!(
         "searching {} of {} positions to depth {max_depth}, full width, with {}",
         chosen.len(),
@@ -144,20 +141,10 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
             break;
         }
         searcher.clear();
-        let mut values = vec![None; max_depth as usize + 1];
-        let level = PhaseLevel {
-            depth: max_depth.min(position.empty_count() - 1),
-            eval: CALIBRATED_EVALUATOR,
-        };
-        let report = searcher.search(position, level, &limits, &mut |r| {
-            if let Value::Estimate(v) = r.value
-                && v.abs() < WIN
-                && let Some(slot) = values.get_mut(r.depth as usize)
-            {
-                *slot = Some(v);
-            }
-        });
-        nodes += report.nodes;
+        let depth = max_depth.min(position.empty_count() - 1);
+        let (values, searched) =
+            values_by_depth(&mut searcher, position, depth, max_depth, &limits);
+        nodes += searched;
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
@@ -213,6 +200,40 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
     let _ = std::fs::remove_file(&progress_path);
     println!("wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// `wanted` of `candidates` (all if fewer), spread evenly over them.
+fn spread<T: Copy>(candidates: &[T], wanted: usize) -> Vec<T> {
+    let step = (candidates.len() as f64 / wanted as f64).max(1.0);
+    (0..wanted.min(candidates.len()))
+        .map(|i| candidates[(i as f64 * step) as usize])
+        .collect()
+}
+
+/// The value of each finished depth of a full-width iterative deepening of `position` to
+/// `depth` with the calibrated evaluator (`None` where proven or not reached; `slots` + 1
+/// entries), and the nodes searched.
+fn values_by_depth(
+    searcher: &mut Searcher,
+    position: &Position,
+    depth: u32,
+    slots: u32,
+    limits: &Limits,
+) -> (Vec<Option<i32>>, u64) {
+    let mut values = vec![None; slots as usize + 1];
+    let level = PhaseLevel {
+        depth,
+        eval: CALIBRATED_EVALUATOR,
+    };
+    let report = searcher.search(position, level, limits, &mut |r| {
+        if let Value::Estimate(v) = r.value
+            && v.abs() < WIN
+            && let Some(slot) = values.get_mut(r.depth as usize)
+        {
+            *slot = Some(v);
+        }
+    });
+    (values, report.nodes)
 }
 
 /// The searched values of one position on a progress line: one per depth, `-` for none.
@@ -314,10 +335,7 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
             }
         }
     }
-    let step = (candidates.len() as f64 / wanted as f64).max(1.0);
-    let chosen: Vec<(Position, i8)> = (0..wanted.min(candidates.len()))
-        .map(|i| candidates[(i as f64 * step) as usize])
-        .collect();
+    let chosen = spread(&candidates, wanted);
     if chosen.is_empty() {
         return Err(error(format!(
             "no positions with exact labels and {min_empties} or more empties in the data"
@@ -337,19 +355,13 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
     for (i, (position, exact)) in chosen.iter().enumerate() {
         searcher.clear();
         let n = position.empty_count();
-        let mut values = vec![None; max_depth as usize + 1];
-        let level = PhaseLevel {
-            depth: max_depth,
-            eval: CALIBRATED_EVALUATOR,
-        };
-        searcher.search(position, level, &Limits::none(), &mut |r| {
-            if let Value::Estimate(v) = r.value
-                && v.abs() < WIN
-                && let Some(slot) = values.get_mut(r.depth as usize)
-            {
-                *slot = Some(v);
-            }
-        });
+        let (mut values, _) = values_by_depth(
+            &mut searcher,
+            position,
+            max_depth,
+            max_depth,
+            &Limits::none(),
+        );
         // Depth 0: the static evaluation.
         values[0] = Some(crate::eval::Pattern::score(
             position.player(),

@@ -154,7 +154,7 @@ impl Endgame<'_> {
     /// predicts, with the solve's confidence, that the exact value is above `alpha` (then
     /// `alpha + 1`) or at most `alpha` (then `alpha`).
     fn probcut(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
-        let cut = probcut::endgame_cut(n, alpha, self.selectivity.t())?;
+        let cut = probcut::endgame_cut(n, alpha, self.selectivity.t());
         let position = Position::from_player_opponent(player, opponent, Color::Black);
         let state = Pattern.state(&position);
         let mut shallow = Midgame {

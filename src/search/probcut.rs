@@ -319,17 +319,17 @@ pub fn endgame_regression(empties: u32, depth: u32) -> Regression {
 /// The shallow searches of an endgame Multi-ProbCut at a null-window node of `empties` empties
 /// whose window is `alpha..alpha + 1` (discs), with confidence quantile `t`: `high` and `low`
 /// in hundredths of a disc, as [`cut`] gives them for the midgame.
-pub fn endgame_cut(empties: u32, alpha: i32, t: f32) -> Option<Cut> {
+pub fn endgame_cut(empties: u32, alpha: i32, t: f32) -> Cut {
     let depth = endgame_shallow_depth(empties);
     let r = endgame_regression(empties, depth);
     let margin = t * r.sigma;
     let high = ((((alpha + 1) * 100) as f32 + margin - r.offset) / r.slope).ceil();
     let low = (((alpha * 100) as f32 - margin - r.offset) / r.slope).floor();
-    Some(Cut {
+    Cut {
         depth,
         high: high as i32,
         low: low as i32,
-    })
+    }
 }
 
 /// At least this many pairs of values make a regression.
