@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run, shared};
+use common::{run, shared, stop_with_sigterm};
 use othello_engine::board::{Color, Position};
 use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::search::Searcher;
@@ -363,31 +363,6 @@ fn sigterm_keeps_the_finished_games_and_resume_completes_the_run() {
     datagen(&[&flags[..], &["--resume"]].concat(), &stopped);
     assert_eq!(bytes(&stopped), full);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Runs the engine with `args`, sends it SIGTERM once `started` holds, and returns how it
-/// ended.
-fn stop_with_sigterm(args: &[&str], started: impl Fn() -> bool) -> std::process::ExitStatus {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
-        .args(args)
-        .stderr(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !started() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the run made no progress"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    let kill = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    child.wait().expect("the run ends")
 }
 
 /// The table lines of an `mpc calibrate` output file (its header's comments hold the time).

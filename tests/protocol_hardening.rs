@@ -228,7 +228,8 @@ fn gtp_quit_stops_a_long_genmove() {
 
 #[test]
 fn set_depth_means_that_depth_in_every_phase() {
-    let mut s = Server::start(&["nboard"]);
+    // Without the book, which answers from the start without a search.
+    let mut s = Server::start(&["nboard", "--no-book"]);
     s.send("nboard 2");
     assert_eq!(
         s.next(),
@@ -270,7 +271,7 @@ fn set_depth_keeps_the_command_lines_evaluators() {
     // From the start every Black move leaves four discs against one: +3 by `discs`, -3 by
     // `discs-inverse`. `set depth` once reset the evaluators to the preset's.
     for (eval, value) in [("discs-inverse", "-3.00"), ("discs", "3.00")] {
-        let mut s = Server::start(&["nboard", "--opening-eval", eval]);
+        let mut s = Server::start(&["nboard", "--no-book", "--opening-eval", eval]);
         s.send("set depth 1");
         s.send("ping 1");
         s.send("hint 1");

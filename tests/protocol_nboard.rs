@@ -1,5 +1,7 @@
 //! NBoard transcripts: start-up, ping/pong ordering around running searches, `go` and `hint`
 //! answers checked against the rules, passes, `set game` jumps, CRLF, junk and end of input.
+//! Tests of the search run without the opening book, which answers early positions at once
+//! (its lines are tested in tests/book.rs).
 
 mod common;
 
@@ -85,7 +87,7 @@ fn start_up_and_sync() {
 
 #[test]
 fn go_and_hint_give_legal_answers() {
-    let mut s = Server::start(&["nboard"]);
+    let mut s = Server::start(&["nboard", "--no-book"]);
     let moves = ["F5//2.449", "D6/0.00", "C3//1.2"];
     let position = after(&moves);
     s.send("nboard 2");
@@ -197,7 +199,7 @@ fn whole_game_through_go_and_move() {
 /// line, and nothing of the old request comes after.
 #[test]
 fn ping_stops_long_go_and_hint() {
-    let mut s = Server::start(&["nboard"]);
+    let mut s = Server::start(&["nboard", "--no-book"]);
     s.send("nboard 2");
     s.send("set depth 60");
     s.send(&format!("set game (;GM[Othello]{START_BOARD};)"));
@@ -272,7 +274,7 @@ fn whole_game_inside_a_short_clock() {
 /// the `go` is answered.
 #[test]
 fn go_after_endless_hint_without_ping() {
-    let mut s = Server::start(&["nboard"]);
+    let mut s = Server::start(&["nboard", "--no-book"]);
     s.send("set depth 60");
     s.send("hint 1");
     // `set myname` (the new depth), then the hint's first search line.

@@ -369,6 +369,7 @@ mod tests {
                 "gtp",
                 "--level",
                 "3",
+                "--no-book",
                 "--opening-depth",
                 "4",
                 "--midgame-depth",

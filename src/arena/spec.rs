@@ -158,6 +158,13 @@ impl EngineSpec {
                     .map_err(|e| format!("cannot find this program to run self: ({e})"))?;
                 let mut args = vec!["gtp".to_string()];
                 args.extend(words.iter().cloned());
+                // Tests of the search stay clean: no book unless the spec asks for one.
+                let asks_for_book = words
+                    .iter()
+                    .any(|w| w == "--book" || w.starts_with("--book=") || w == "--no-book");
+                if !asks_for_book {
+                    args.push("--no-book".to_string());
+                }
                 (exe, args, true, EngineProtocol::Gtp)
             }
             other => {
@@ -223,8 +230,13 @@ mod tests {
         assert_eq!(s.args, ["-q"]);
         let s = EngineSpec::parse("self:--level 5").unwrap();
         assert!(s.is_self);
-        assert_eq!(s.args, ["gtp", "--level", "5"]);
+        assert_eq!(s.args, ["gtp", "--level", "5", "--no-book"]);
         assert_eq!(s.name, "self --level 5");
+        let s = EngineSpec::parse("self:--book builtin --book-randomness 0").unwrap();
+        assert_eq!(
+            s.args,
+            ["gtp", "--book", "builtin", "--book-randomness", "0"]
+        );
         let s = EngineSpec::parse("depth=12,dir=/opt/edax,nboard:bin/lEdax -nboard").unwrap();
         assert_eq!(s.protocol, EngineProtocol::NBoard);
         assert_eq!(s.depth, Some(12));

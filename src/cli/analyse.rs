@@ -27,6 +27,7 @@ pub struct AnalyseArgs {
 /// One line of search output: depth, value, nodes, time, speed and the principal variation.
 fn report_line(r: &SearchReport) -> String {
     let depth = match r.value {
+        _ if r.book.is_some() => "book".to_string(),
         Value::Exact(_) => format!("{}@100%", r.depth),
         Value::Wld(_) => format!("{}@WLD", r.depth),
         Value::Estimate(_) if r.selectivity.is_selective() => {
@@ -81,8 +82,13 @@ pub fn run(args: AnalyseArgs) -> Result<(), CliError> {
         println!("{}", report_line(r))
     });
     println!(
-        "best move {} ({}){}",
+        "best move {}{} ({}){}",
         report.best_move,
+        if report.book.is_some() {
+            " from the book"
+        } else {
+            ""
+        },
         match report.value {
             Value::Exact(s) => format!("exact {s:+}"),
             Value::Wld(s) => format!("win/draw/loss {s:+}"),

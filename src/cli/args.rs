@@ -4,8 +4,10 @@
 pub use crate::arena::options::{CliError, parse_in_range};
 use crate::board::Position;
 use crate::eval::pattern::PatternWeights;
+use crate::search::book::Book;
 use crate::search::{LevelSetting, Levels, Searcher};
 use clap::Args;
+use std::sync::Arc;
 
 /// A table size in MiB: 1 to 65536, and less than the machine's memory (allocating more
 /// would abort the process).
@@ -82,9 +84,51 @@ pub struct LevelArgs {
     /// built-in ones.
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     pub weights: Option<PatternWeights>,
-    /// Seed for the random evaluator, for games that repeat.
+    /// Seed for the random evaluator and the book's random choices, for games that repeat.
     #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
+    /// Open from the book FILE (written by `book build`; `builtin`: the built-in book, the
+    /// default of the servers but not of `match`'s `self:` engines).
+    #[arg(long, value_name = "FILE", value_parser = book_file, conflicts_with = "no_book")]
+    pub book: Option<BookFile>,
+    /// Play without an opening book: search from the first move.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Draw book moves among those within D discs of the best, weighted toward the best (0:
+    /// always the best line; default 1).
+    #[arg(long, value_name = "D", value_parser = book_randomness, allow_hyphen_values = true)]
+    pub book_randomness: Option<i32>,
+}
+
+/// A book file read and checked (`--book`), and its path (none for the built-in book).
+#[derive(Clone, Debug)]
+pub struct BookFile(pub Arc<Book>, pub Option<String>);
+
+/// `--book FILE`: a book that `book build` wrote, read and checked.
+pub fn book_file(path: &str) -> Result<BookFile, String> {
+    if path == "builtin" {
+        return Ok(BookFile(crate::search::book::built_in(), None));
+    }
+    read_book(path).map(|b| BookFile(Arc::new(b), Some(path.to_string())))
+}
+
+/// Reads and checks the book file at `path`.
+pub fn read_book(path: &str) -> Result<Book, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Book::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The default `--book-randomness`, in hundredths of a disc.
+pub const DEFAULT_BOOK_RANDOMNESS: i32 = 100;
+
+/// `--book-randomness D`: discs, 0 to 64, in hundredths of a disc.
+fn book_randomness(s: &str) -> Result<i32, String> {
+    match s.trim().parse::<f64>() {
+        Ok(d) if (0.0..=64.0).contains(&d) => Ok((d * 100.0).round() as i32),
+        _ => Err(format!(
+            "bad --book-randomness '{s}': expected discs from 0 to 64"
+        )),
+    }
 }
 
 impl LevelArgs {
@@ -116,12 +160,35 @@ impl LevelArgs {
         }
     }
 
-    /// A searcher with the table size and the seed.
+    /// A searcher with the table size, the seed and the book.
     pub fn searcher(&self) -> Searcher {
-        Searcher::new(
+        let mut searcher = Searcher::new(
             self.hash.unwrap_or(crate::search::DEFAULT_HASH_MIB),
             self.seed,
-        )
+        );
+        searcher.set_book(self.opening_book(), self.randomness());
+        searcher
+    }
+
+    /// The opening book: `--book`'s, none with `--no-book`, else the built-in one.
+    pub fn opening_book(&self) -> Option<Arc<Book>> {
+        if self.no_book {
+            return None;
+        }
+        Some(match &self.book {
+            Some(BookFile(book, _)) => Arc::clone(book),
+            None => crate::search::book::built_in(),
+        })
+    }
+
+    /// The file of `--book FILE`, where NBoard's `learn` saves what it learns.
+    pub fn book_path(&self) -> Option<String> {
+        self.book.as_ref().and_then(|b| b.1.clone())
+    }
+
+    /// `--book-randomness` in hundredths of a disc.
+    pub fn randomness(&self) -> i32 {
+        self.book_randomness.unwrap_or(DEFAULT_BOOK_RANDOMNESS)
     }
 }
 

@@ -112,7 +112,7 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
 }
 
 /// Reads `--shard i/n` with 1 <= i <= n (the words of `match --shard`).
-fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
+pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
     let bad = || {
         error(format!(
             "bad --shard '{text}': expected i/n with 1 <= i <= n"

@@ -4,6 +4,7 @@
 mod analyse;
 mod args;
 mod bench;
+mod book;
 mod datagen;
 mod interrupt;
 mod mpc;
@@ -71,6 +72,9 @@ enum Command {
     /// Multi-ProbCut: `mpc calibrate` fits the selective search's regressions.
     #[command(subcommand)]
     Mpc(mpc::MpcCommand),
+    /// The opening book: `book build`, `book extend`, `book show`, `book merge`.
+    #[command(subcommand)]
+    Book(book::BookCommand),
 }
 
 /// `match`: a match, or `match merge`.
@@ -127,6 +131,7 @@ pub fn main() -> ExitCode {
         Some(Command::Train(a)) => train::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
         Some(Command::Mpc(c)) => mpc::run(c),
+        Some(Command::Book(c)) => book::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

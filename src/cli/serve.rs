@@ -24,6 +24,9 @@ pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> 
         levels: args.levels.levels(),
         hash_mib: args.levels.hash.unwrap_or(DEFAULT_HASH_MIB),
         seed: args.levels.seed,
+        book: args.levels.opening_book(),
+        book_randomness: args.levels.randomness(),
+        book_path: args.levels.book_path(),
     };
     serve(protocol, config);
     Ok(())

@@ -10,8 +10,10 @@ mod io;
 pub mod nboard;
 pub mod worker;
 
+use crate::search::book::Book;
 use crate::search::{Levels, Searcher};
 pub use io::{Output, init_logging, spawn_stdin_reader};
+use std::sync::Arc;
 use worker::Worker;
 
 /// The protocols the server speaks.
@@ -30,8 +32,14 @@ pub struct ServeConfig {
     pub levels: Levels,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
-    /// Seed for the random evaluator, for reproducible games.
+    /// Seed for the random evaluator and the book's choices, for reproducible games.
     pub seed: Option<u64>,
+    /// The opening book to play from, if any.
+    pub book: Option<Arc<Book>>,
+    /// How far below the best book move (hundredths of a disc) a book move may be drawn.
+    pub book_randomness: i32,
+    /// The book's file, where NBoard's `learn` saves it (none: learned lines last the session).
+    pub book_path: Option<String>,
 }
 
 /// Serves `forced` (or the protocol the first non-empty line implies) on stdin/stdout until
@@ -39,7 +47,8 @@ pub struct ServeConfig {
 pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     let (sender, events) = std::sync::mpsc::channel();
     spawn_stdin_reader(sender.clone());
-    let searcher = Searcher::new(config.hash_mib, config.seed);
+    let mut searcher = Searcher::new(config.hash_mib, config.seed);
+    searcher.set_book(config.book.clone(), config.book_randomness);
     let mut worker = Worker::new(searcher, config.hash_mib, sender, events);
     let protocol = forced.unwrap_or_else(|| match worker.peek_first_command() {
         Some(line) if line.trim_start().starts_with("nboard") => Protocol::NBoard,
@@ -48,7 +57,11 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     log::info!("serving {protocol:?} with levels: {}", config.levels);
     let output = Output::stdout();
     match protocol {
-        Protocol::NBoard => nboard::NBoardSession::new(config.levels, output).run(&mut worker),
+        Protocol::NBoard => {
+            let mut session = nboard::NBoardSession::new(config.levels, output);
+            session.set_book_path(config.book_path.clone());
+            session.run(&mut worker)
+        }
         Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut worker),
     }
 }

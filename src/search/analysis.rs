@@ -29,6 +29,10 @@ impl Searcher {
         count: usize,
         print: &mut dyn FnMut(&SearchReport),
     ) -> (Option<SearchReport>, u64) {
+        if let Some(reports) = self.book_reports(position) {
+            reports.iter().take(count).for_each(&mut *print);
+            return (reports.into_iter().next(), 0);
+        }
         self.tt.new_search();
         let max_depth = levels.phase_level(levels.phase(position)).depth.max(2);
         let solving = levels.phase(position) == Phase::Endgame;
@@ -76,6 +80,7 @@ impl Searcher {
                     elapsed: reply.elapsed,
                     complete: true,
                     selectivity: Selectivity::FULL,
+                    book: None,
                 });
             }
             round.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));

@@ -123,6 +123,7 @@ fn deepen<E: Evaluator>(
             elapsed: start.elapsed(),
             complete: !search.stopper.stopped(),
             selectivity,
+            book: None,
         };
         if !report.complete {
             return Some(report);

@@ -56,6 +56,8 @@
 //! cut-offs (`stability.rs`).
 
 mod analysis;
+pub mod book;
+pub mod book_build;
 mod deepen;
 mod endgame;
 mod levels;
@@ -82,12 +84,14 @@ pub use tt::TranspositionTable;
 
 use crate::board::{Bits, MAX_EMPTIES, Move, Position, Square};
 use crate::eval::EvaluatorKind;
+use book::{Book, BookMove};
 use deepen::Deepen;
 use endgame::Endgame;
 use limits::Stopper;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use report::{pass_report, principal_variation};
+use std::sync::Arc;
 
 /// At and below this many empties, a solve's principal variation is proven move by move.
 const PV_PROOF_EMPTIES: u32 = 14;
@@ -102,6 +106,10 @@ pub struct Searcher {
     tt: TranspositionTable,
     rng: Xoshiro256PlusPlus,
     selectivity: Selectivity,
+    /// The opening book [`Searcher::think`] plays from, if any, and how far below the best
+    /// value (hundredths of a disc) its moves may be drawn.
+    book: Option<Arc<Book>>,
+    book_randomness: i32,
 }
 
 /// From this many empties on, an exact solve starts from a searched guess of its score.
@@ -118,6 +126,22 @@ const FALLBACK_MAX_DEPTH: u32 = 4;
 /// milliseconds near the end): its move stands if the solve does not finish in time.
 const TIMED_FALLBACK_DEPTH: u32 = 10;
 
+/// The report of book move `m` of `position`: its book value, the book's line after it, and
+/// the WTHOR games that reached the position after it.
+fn book_report(book: &Book, position: &Position, m: &BookMove, depth: u32) -> SearchReport {
+    SearchReport {
+        best_move: m.mv,
+        value: Value::Estimate(m.value),
+        depth,
+        pv: book.line_after(position, m.mv),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        complete: true,
+        selectivity: Selectivity::FULL,
+        book: Some(m.games),
+    }
+}
+
 /// Hash table size when none is given, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
 
@@ -132,7 +156,48 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mib),
             rng,
             selectivity: Selectivity::FULL,
+            book: None,
+            book_randomness: 0,
         }
+    }
+
+    /// Plays from `book` while a position is in it (none: always search), drawing among the
+    /// moves within `randomness` hundredths of a disc of the best (see [`Book::choose`]).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>, randomness: i32) {
+        self.book = book;
+        self.book_randomness = randomness.max(0);
+    }
+
+    /// The book's reports for `position`, one per book move, best first: `None` when there is
+    /// no book, the position is not in it, or the side to move must pass.
+    pub fn book_reports(&self, position: &Position) -> Option<Vec<SearchReport>> {
+        let book = self.book.as_ref()?;
+        if position.must_pass() {
+            return None;
+        }
+        let moves = book.moves(position)?;
+        let depth = book::depth_of(book, position);
+        Some(
+            moves
+                .iter()
+                .map(|m| book_report(book, position, m, depth))
+                .collect(),
+        )
+    }
+
+    /// A move from the book for `position`, drawn as [`Book::choose`] says, or `None`.
+    fn book_move(&mut self, position: &Position) -> Option<SearchReport> {
+        let book = self.book.clone()?;
+        if position.must_pass() {
+            return None;
+        }
+        let chosen = book.choose(position, self.book_randomness, &mut self.rng)?;
+        Some(book_report(
+            &book,
+            position,
+            &chosen,
+            book::depth_of(&book, position),
+        ))
     }
 
     /// Sets how selective the midgame searches are (Multi-ProbCut; [`Selectivity::FULL`]:
@@ -160,6 +225,10 @@ impl Searcher {
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
+        if let Some(report) = self.book_move(position) {
+            progress(&report);
+            return report;
+        }
         self.tt.new_search();
         self.selectivity = levels.selectivity;
         let phase = levels.phase(position);
@@ -229,6 +298,7 @@ impl Searcher {
             elapsed: Duration::ZERO,
             complete: true,
             selectivity: Selectivity::FULL,
+            book: None,
         }
     }
 
@@ -253,6 +323,7 @@ impl Searcher {
                 elapsed: Duration::ZERO,
                 complete: true,
                 selectivity: Selectivity::FULL,
+                book: None,
             });
         }
         let mut flip = |r: &SearchReport| progress(&pass_report(r));
@@ -384,6 +455,7 @@ impl Searcher {
             elapsed: start.elapsed(),
             complete: true,
             selectivity: Selectivity::FULL,
+            book: None,
         };
         progress(&report);
         report

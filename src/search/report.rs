@@ -73,6 +73,9 @@ pub struct SearchReport {
     pub complete: bool,
     /// How selective the search was (100%: full width; solves are exact).
     pub selectivity: Selectivity,
+    /// `Some(games)` when the move came from the opening book: the WTHOR games that reached
+    /// the position after it (0 when none were counted).
+    pub book: Option<u32>,
 }
 
 /// The report for a position that had to pass, built from the report of the position after

@@ -70,12 +70,12 @@ pub fn find_gtp_rhino() -> Option<String> {
         .find(|p| std::path::Path::new(p).is_file())
 }
 
-/// The moves NBoard `search` lines name (the first two characters of each principal
-/// variation), lower case, sorted, each once.
+/// The moves NBoard `search` and `book` lines name (the first two characters of each
+/// principal variation), lower case, sorted, each once.
 pub fn moves_named(lines: &[String]) -> Vec<String> {
     let mut named: Vec<String> = lines
         .iter()
-        .filter(|l| l.starts_with("search "))
+        .filter(|l| l.starts_with("search ") || l.starts_with("book "))
         .filter_map(|l| {
             l.split(' ')
                 .nth(1)
@@ -86,4 +86,29 @@ pub fn moves_named(lines: &[String]) -> Vec<String> {
     named.sort();
     named.dedup();
     named
+}
+
+/// Runs the engine with `args`, sends it SIGTERM once `started` holds, and returns how it
+/// ended.
+pub fn stop_with_sigterm(args: &[&str], started: impl Fn() -> bool) -> std::process::ExitStatus {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !started() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run made no progress"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    child.wait().expect("the run ends")
 }

@@ -857,8 +857,10 @@ fn my_name(depth: u32) -> String {
 fn check_search_output(line: &str, position: Option<&Position>, moves: Option<usize>) {
     let fields: Vec<&str> = line.split(' ').collect();
     match fields[0] {
-        "search" => {
+        // A book move's line has the same shape, its third field the book's game count.
+        "search" | "book" => {
             assert_eq!(fields.len(), 5, "{line}");
+            fields[3].parse::<u64>().expect("a count");
             let mv: Move = fields[1].get(..2).unwrap_or("").parse().expect("a move");
             if let Some(p) = position {
                 assert!(p.is_legal(mv), "{line} in\n{p}");
@@ -902,7 +904,9 @@ fn check_search_output(line: &str, position: Option<&Position>, moves: Option<us
 /// Fuzzes an NBoard server for `lines` lines; panics on the first disagreement.
 pub fn fuzz_nboard(seed: u64, lines: usize) -> Tally {
     let mut rng = Rng(seed);
-    let mut s = Server::start(&["nboard", "--level", "1"]);
+    // Without the book: `learn` would search each time, and the book's lines have tests of
+    // their own (tests/book.rs).
+    let mut s = Server::start(&["nboard", "--level", "1", "--no-book"]);
     let mut tally = Tally::default();
     let mut model = NbModel {
         position: Some(Position::start()),

@@ -10,7 +10,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 /// The commands we answer, as `list_commands` prints them.
-pub const COMMANDS: [&str; 21] = [
+pub const COMMANDS: [&str; 22] = [
     "protocol_version",
     "name",
     "version",
@@ -32,6 +32,7 @@ pub const COMMANDS: [&str; 21] = [
     "list_games",
     "othello-engine-levels",
     "othello-engine-set",
+    "othello-engine-book",
 ];
 
 /// A GTP command with its arguments checked.
@@ -79,6 +80,9 @@ pub enum GtpCommand {
     ShowLevels,
     /// `othello-engine-set <setting> <value>` (setting one of [`crate::search::SETTING_NAMES`]).
     SetLevel(LevelSetting),
+    /// `othello-engine-book`: the book moves of the current position with their values,
+    /// best first, so that a controller can tell whether `genmove` plays from the book.
+    ShowBook,
 }
 
 /// One input line: its id, and the command or why it was refused.
@@ -212,6 +216,7 @@ fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
         "set_game" => arguments(args, rest, "a game name").map(|g| C::SetGame(g.trim().into())),
         "list_games" => no_arguments(args, C::ListGames),
         "othello-engine-levels" => no_arguments(args, C::ShowLevels),
+        "othello-engine-book" => no_arguments(args, C::ShowBook),
         "othello-engine-set" => arguments(
             args,
             (terminated(word, space1), word),

@@ -152,6 +152,21 @@ impl GtpSession {
                 self.levels.apply(setting);
                 Ok(String::new())
             }
+            C::ShowBook => {
+                let position = self.position();
+                let reports = worker
+                    .searcher()
+                    .and_then(|s| s.book_reports(&position))
+                    .unwrap_or_default();
+                if reports.is_empty() {
+                    return Ok("not in the book".into());
+                }
+                let lines: Vec<String> = reports
+                    .iter()
+                    .map(|r| format!("{} {:+.2}", r.best_move, r.value.discs()))
+                    .collect();
+                Ok(lines.join("\n"))
+            }
         }
     }
 
@@ -182,7 +197,16 @@ impl GtpSession {
             let is_quit =
                 |line: &str| parse_line(line).is_some_and(|l| l.command == Ok(GtpCommand::Quit));
             match worker.wait_interruptible(&is_quit) {
-                Some(report) if position.is_legal(report.best_move) => report.best_move,
+                Some(report) if position.is_legal(report.best_move) => {
+                    if report.book.is_some() {
+                        log::info!(
+                            "genmove: {} from the book ({:+.2})",
+                            report.best_move,
+                            report.value.discs()
+                        );
+                    }
+                    report.best_move
+                }
                 _ => {
                     // Never answer an illegal move: fall back to the first legal one.
                     log::error!("the search gave no legal move; playing the first legal one");

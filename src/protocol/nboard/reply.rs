@@ -25,7 +25,8 @@ pub fn analysis_line(moves_made: usize, position: &Position, value: Value) -> St
     format!("analysis {moves_made} {for_black:.2}")
 }
 
-/// A `search <pv> <eval> 0 <depth>` line for a finished depth.
+/// A `search <pv> <eval> 0 <depth>` line for a finished depth, or for a book move a `book
+/// <pv> <eval> <games> <depth>` line (the WTHOR games that reached the position after it).
 pub fn search_line(report: &SearchReport) -> String {
     let pv: Vec<String> = report
         .pv
@@ -42,5 +43,9 @@ pub fn search_line(report: &SearchReport) -> String {
         Value::Wld(_) => "100%W".to_string(),
         Value::Estimate(_) => report.depth.to_string(),
     };
-    format!("search {pv} {:.2} 0 {depth}", report.value.discs())
+    let (kind, games) = match report.book {
+        Some(games) => ("book", games),
+        None => ("search", 0),
+    };
+    format!("{kind} {pv} {:.2} {games} {depth}", report.value.discs())
 }

@@ -28,6 +28,8 @@ pub struct NBoardSession {
     /// Whether the running (or last) search answers a `hint` or `analyze`, which may run long
     /// and owe nothing once a new request comes.
     cancellable: bool,
+    /// Where `learn` saves the book (none: learned lines last the session).
+    book_path: Option<String>,
 }
 
 impl NBoardSession {
@@ -42,7 +44,13 @@ impl NBoardSession {
             output,
             cancelled: Arc::new(AtomicBool::new(false)),
             cancellable: false,
+            book_path: None,
         }
+    }
+
+    /// Makes `learn` save the book to `path` after adding a game.
+    pub fn set_book_path(&mut self, path: Option<String>) {
+        self.book_path = path;
     }
 
     /// `set myname` with our name, version and depth, as NBoard shows it.
@@ -137,10 +145,7 @@ impl NBoardSession {
             }
             NBoardCommand::Go => self.go(worker),
             NBoardCommand::Hint(n) => self.hint(n, worker),
-            NBoardCommand::Learn => {
-                self.make_way(worker);
-                self.output.line("learned");
-            }
+            NBoardCommand::Learn => self.learn(worker),
             NBoardCommand::Analyze => self.analyze(worker),
             NBoardCommand::Clear => {
                 self.make_way(worker);
@@ -222,7 +227,8 @@ impl NBoardSession {
                         output.line(&search_line(r));
                     }
                 };
-                let (report, nodes) = if count > 1 {
+                // In the book every move is listed, best first (not one drawn at random).
+                let (report, nodes) = if count > 1 || searcher.book_reports(&position).is_some() {
                     searcher.top_moves(&position, &levels, &limits, count, &mut print)
                 } else {
                     let r = searcher.think(&position, &levels, &limits, &mut print);
@@ -233,6 +239,37 @@ impl NBoardSession {
                     output.line(&nodestats_line(nodes, started.elapsed()));
                 }
                 report
+            }),
+        );
+    }
+
+    /// `learn`: the game goes into the book (its first positions out of the book valued by
+    /// searches; see [`crate::search::Searcher::learn`]), saved to the book's file if it has
+    /// one, then `learned`. A new request or `ping` cuts it short, keeping what was learned.
+    fn learn(&mut self, worker: &mut Worker) {
+        self.make_way(worker);
+        let positions = self.game.positions().to_vec();
+        let output = self.output.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let cancelled = self.cancelled.clone();
+        let path = self.book_path.clone();
+        self.cancellable = true;
+        let flag = stop.clone();
+        worker.start(
+            stop,
+            Box::new(move |searcher| {
+                let added = searcher.learn(&positions, &flag);
+                log::info!("learn: {added} positions added to the book");
+                if added > 0
+                    && let (Some(path), Some(book)) = (&path, searcher.book())
+                    && let Err(e) = book.save(std::path::Path::new(path))
+                {
+                    log::error!("learn: {e}");
+                }
+                if !cancelled.load(Ordering::SeqCst) {
+                    output.line("learned");
+                }
+                None
             }),
         );
     }

@@ -1,0 +1,413 @@
+//! `othello-engine book`: grows, deepens, shows and merges opening books.
+
+use super::args::{CliError, error, read_book};
+use super::interrupt::{catch_signals, exit_if_caught};
+use crate::board::{Move, Position};
+use crate::search::book::{Book, normalize};
+use crate::search::book_build::{self, BuildSettings};
+use crate::search::{DEFAULT_HASH_MIB, Searcher};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Instant;
+
+/// `book` and its subcommands.
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Grow a new book from the start position (and the positions WTHOR games often reach)
+    /// by our own searches, backed up by negamax.
+    Build(BuildArgs),
+    /// Grow an existing book further (`--positions`), or value its positions again deeper
+    /// (`--depth` above theirs), in place.
+    Extend(ExtendArgs),
+    /// Print the book moves of a position with their values, best first.
+    Show(ShowArgs),
+    /// Join books (the shards of a build) into one.
+    Merge(MergeArgs),
+}
+
+/// How a book grows: the flags `build` and `extend` share.
+#[derive(Args, Debug, Clone)]
+pub struct GrowArgs {
+    /// Grow until the book holds this many positions.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    positions: usize,
+    /// Depth of the search that values each move.
+    #[arg(long, value_name = "PLIES", default_value_t = 12)]
+    depth: u32,
+    /// Price of one ply of a line, in discs: higher grows the book wider, lower deeper along
+    /// the best lines.
+    #[arg(long, value_name = "DISCS", default_value_t = 1.5)]
+    ply_cost: f64,
+    /// Include first the positions that at least `--wthor-games` games of the WTHOR files in
+    /// DIR reach within `--wthor-plies` moves.
+    #[arg(long, value_name = "DIR")]
+    wthor: Option<String>,
+    /// See `--wthor`.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    wthor_games: u32,
+    /// See `--wthor`.
+    #[arg(long, value_name = "PLIES", default_value_t = 16)]
+    wthor_plies: usize,
+    /// Grow only this share of the lines: i/n with 1 <= i <= n (join the shards with `book
+    /// merge`).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", value_parser = super::args::hash_mib)]
+    hash: Option<usize>,
+}
+
+/// Arguments of `book build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// The book file to write (saved after every batch).
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    /// Go on with the book an interrupted build left in `--out`.
+    #[arg(long)]
+    resume: bool,
+    #[command(flatten)]
+    grow: GrowArgs,
+}
+
+/// Arguments of `book extend`.
+#[derive(Args, Debug)]
+pub struct ExtendArgs {
+    /// The book file, grown in place.
+    #[arg(value_name = "FILE")]
+    file: String,
+    #[command(flatten)]
+    grow: GrowArgs,
+}
+
+/// Arguments of `book show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The position: OBF (64 squares and the side to move), or moves from the start such as
+    /// `f5d6c3`; the start when absent.
+    #[arg(value_name = "POSITION")]
+    position: Option<String>,
+    /// The book file (default: the built-in book).
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
+}
+
+/// Arguments of `book merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Book files to join.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+    /// The joined book.
+    #[arg(long, value_name = "FILE")]
+    out: String,
+}
+
+/// Runs a `book` subcommand.
+pub fn run(command: BookCommand) -> Result<(), CliError> {
+    match command {
+        BookCommand::Build(args) => build(args),
+        BookCommand::Extend(args) => extend(args),
+        BookCommand::Show(args) => show(args),
+        BookCommand::Merge(args) => merge(args),
+    }
+}
+
+/// The position of `book show`: OBF, or a move list from the start.
+fn parse_position(text: &str) -> Result<Position, CliError> {
+    let text = text.trim();
+    if let Ok(p) = text.parse::<Position>() {
+        return Ok(p);
+    }
+    let bad = |why: String| error(format!("bad position '{text}': {why}"));
+    let mut at = Position::start();
+    let chars: Vec<char> = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect();
+    if chars.is_empty() || !chars.len().is_multiple_of(2) {
+        return Err(bad(
+            "expected OBF or moves from the start such as f5d6c3".into()
+        ));
+    }
+    for pair in chars.chunks(2) {
+        let word: String = pair.iter().collect();
+        let mv: Move = word
+            .parse()
+            .map_err(|_| bad(format!("'{word}' is not a move")))?;
+        if at.must_pass() && !at.is_game_over() && mv != Move::Pass {
+            at = at.pass();
+        }
+        at = at
+            .play(mv)
+            .map_err(|_| bad(format!("{word} is illegal there")))?;
+    }
+    Ok(at)
+}
+
+fn settings(grow: &GrowArgs) -> Result<BuildSettings, CliError> {
+    if !(1..=40).contains(&grow.depth) {
+        return Err(error(format!(
+            "bad --depth {}: expected 1 to 40",
+            grow.depth
+        )));
+    }
+    if !(grow.ply_cost.is_finite() && (0.0..=64.0).contains(&grow.ply_cost)) {
+        return Err(error(format!(
+            "bad --ply-cost {}: expected discs from 0 to 64",
+            grow.ply_cost
+        )));
+    }
+    if grow.positions == 0 {
+        return Err(error("bad --positions 0: expected at least 1"));
+    }
+    let shard = match &grow.shard {
+        Some(text) => {
+            let (i, n) = super::datagen::parse_shard(text)?;
+            (u64::from(i - 1), u64::from(n))
+        }
+        None => (0, 1),
+    };
+    let frequent = match &grow.wthor {
+        Some(dir) => {
+            let games = crate::game::wthor::read_wthor_dir(Path::new(dir)).map_err(error)?;
+            let lines: Vec<Vec<Move>> = games
+                .iter()
+                .map(|(g, _)| g.moves.iter().map(|&sq| Move::Play(sq)).collect())
+                .collect();
+            let frequent =
+                book_build::frequent_positions(&lines, grow.wthor_plies, grow.wthor_games);
+            eprintln!(
+                "book: {} WTHOR games; {} positions reached by {} or more within {} moves",
+                lines.len(),
+                frequent.len(),
+                grow.wthor_games,
+                grow.wthor_plies
+            );
+            frequent
+        }
+        None => HashMap::new(),
+    };
+    Ok(BuildSettings {
+        depth: grow.depth,
+        ply_cost: (grow.ply_cost * 100.0).round() as i32,
+        shard,
+        frequent,
+    })
+}
+
+/// Writes `book` to `path` whole or not at all.
+fn save(book: &Book, path: &str) -> Result<(), CliError> {
+    book.save(Path::new(path)).map_err(error)
+}
+
+fn build(args: BuildArgs) -> Result<(), CliError> {
+    let exists = Path::new(&args.out).exists();
+    if exists && !args.resume {
+        return Err(error(format!(
+            "{} exists: use --resume to go on with it, or `book extend`",
+            args.out
+        )));
+    }
+    let book = if exists {
+        read_book(&args.out).map_err(error)?
+    } else {
+        Book::new()
+    };
+    grow_book(book, &args.out, &args.grow)
+}
+
+fn extend(args: ExtendArgs) -> Result<(), CliError> {
+    let book = read_book(&args.file).map_err(error)?;
+    grow_book(book, &args.file, &args.grow)
+}
+
+/// Deepens the book's shallower positions, then grows it to `--positions`, saving to
+/// `path` as it goes; a signal stops it with the finished work saved.
+fn grow_book(mut book: Book, path: &str, grow: &GrowArgs) -> Result<(), CliError> {
+    let settings = settings(grow)?;
+    let stop = catch_signals()?;
+    let mut searcher = Searcher::new(grow.hash.unwrap_or(DEFAULT_HASH_MIB), Some(0));
+    let started = Instant::now();
+    let before = book.len();
+    let mut save_error = None;
+    let shallow = book
+        .entries()
+        .filter(|(_, e)| u32::from(e.depth) < settings.depth)
+        .count();
+    if shallow > 0 {
+        let mut progress = Progress::new("deepened", shallow, 0);
+        let mut done = 0;
+        book_build::deepen(&mut book, &mut searcher, &settings, &stop, &mut |b| {
+            done += 1;
+            progress.show(done);
+            if done % 16 == 0
+                && let Err(e) = save(b, path)
+            {
+                save_error = Some(e);
+            }
+        });
+        progress.finish();
+    }
+    let target = grow.positions;
+    let mut progress = Progress::new("positions", target, book.len());
+    book_build::grow(
+        &mut book,
+        &mut searcher,
+        &settings,
+        target,
+        &stop,
+        &mut |b| {
+            progress.show(b.len());
+            if let Err(e) = save(b, path) {
+                save_error = Some(e);
+            }
+        },
+    );
+    progress.finish();
+    save(&book, path)?;
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "book: {} positions ({} new), {} bytes, in {secs:.0} s; main line {}",
+        book.len(),
+        book.len() - before,
+        book.to_bytes().len(),
+        main_line_text(&book)
+    );
+    exit_if_caught(
+        "book",
+        &format!(
+            "{path} holds every finished position: rerun with --resume (build) or `book extend` to go on"
+        ),
+    );
+    Ok(())
+}
+
+/// The book's best line from the start, and its length.
+fn main_line_text(book: &Book) -> String {
+    let line = book.best_line(&Position::start(), 60);
+    let moves: Vec<String> = line.iter().map(Move::to_string).collect();
+    format!("{} moves: {}", line.len(), moves.join(" "))
+}
+
+fn show(args: ShowArgs) -> Result<(), CliError> {
+    let position = match &args.position {
+        Some(text) => parse_position(text)?,
+        None => Position::start(),
+    };
+    let book = match &args.book {
+        Some(path) => std::sync::Arc::new(read_book(path).map_err(error)?),
+        None => crate::search::book::built_in(),
+    };
+    println!("{position}");
+    let (key, _) = normalize(position.player(), position.opponent());
+    let Some(moves) = book.moves(&position) else {
+        println!("not in the book ({} positions)", book.len());
+        return Ok(());
+    };
+    let entry = book.entry(&key);
+    println!(
+        "in the book: value {:+.2}, searched at depth {}, {} WTHOR games",
+        f64::from(book.value(&key).unwrap_or(0)) / 100.0,
+        entry.map_or(0, |e| e.depth),
+        entry.map_or(0, |e| e.games)
+    );
+    println!("{:>5} {:>7}  {:<9} line", "move", "value", "source");
+    for m in moves {
+        let line: Vec<String> = book
+            .line_after(&position, m.mv)
+            .iter()
+            .map(Move::to_string)
+            .collect();
+        let source = if m.in_book {
+            format!("book {}", m.games)
+        } else {
+            "search".to_string()
+        };
+        println!(
+            "{:>5} {:>+7.2}  {source:<9} {}",
+            m.mv.to_string(),
+            f64::from(m.value) / 100.0,
+            line.join(" ")
+        );
+    }
+    Ok(())
+}
+
+fn merge(args: MergeArgs) -> Result<(), CliError> {
+    let mut merged = Book::new();
+    for path in &args.files {
+        merged.merge(&read_book(path).map_err(error)?);
+    }
+    save(&merged, &args.out)?;
+    println!(
+        "book merge: {} positions from {} files into {}",
+        merged.len(),
+        args.files.len(),
+        args.out
+    );
+    Ok(())
+}
+
+/// Progress on stderr: a bar on a terminal, else a line per step of 5%.
+struct Progress {
+    bar: Option<ProgressBar>,
+    what: &'static str,
+    total: usize,
+    started_at: usize,
+    next_log: usize,
+    start: Instant,
+}
+
+impl Progress {
+    fn new(what: &'static str, total: usize, done: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total as u64);
+            let template = format!("{{bar:30}} {{pos}}/{{len}} {what}, ETA {{eta}}");
+            bar.set_style(
+                ProgressStyle::with_template(&template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.set_position(done as u64);
+            bar
+        });
+        Progress {
+            bar,
+            what,
+            total,
+            started_at: done,
+            next_log: done,
+            start: Instant::now(),
+        }
+    }
+
+    fn show(&mut self, done: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+            return;
+        }
+        let step = (self.total / 20).max(1);
+        if done >= self.next_log + step || done >= self.total {
+            self.next_log = done;
+            let secs = self.start.elapsed().as_secs_f64();
+            let rate = (done.saturating_sub(self.started_at)) as f64 / secs.max(1e-9);
+            let eta = self.total.saturating_sub(done) as f64 / rate.max(1e-9);
+            eprintln!(
+                "book: {done}/{} {}, {rate:.2}/s, ETA {eta:.0} s",
+                self.total, self.what
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! Growing the opening book (`othello-engine book build` and `book extend`).
+//!
+//! **Best first.** The book grows one batch of positions at a time, from the start. Every move
+//! of a book position that leads out of the book is a candidate, priced by how far the line
+//! to it strays from the book's best play: the sum, along the cheapest line from the start,
+//! of each move's drop below its position's best value, plus a fixed price per ply. The
+//! cheapest candidates are expanded: each move of the new position is valued by a search of
+//! the position after it, and the values are backed up by negamax ([`Book`]). So the book
+//! goes deep along the best lines and wide where moves are close, as drop-out expansion does
+//! (Lincke's method, which the strong Othello books use). Positions that many WTHOR expert
+//! games reached come first, whatever their price, so the book covers what people play.
+//!
+//! **Shards.** With `shard i/n`, the lines are split by the position they reach after
+//! [`SHARD_PLY`] moves: every shard grows the few positions before it, and beyond it only the
+//! lines of its own share; `book merge` joins the shards' books.
+
+use super::book::{Book, BookKey, PASS, normalize};
+use super::{Levels, Limits, Searcher, Value};
+use crate::board::{Bits, Move, Position, Square};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Lines are given to shards by the position they reach after this many moves.
+pub const SHARD_PLY: u32 = 4;
+/// The most positions one batch expands: a batch grows the book by about 1/`BATCH_DIVISOR`.
+const BATCH_DIVISOR: usize = 32;
+
+/// How to grow a book.
+#[derive(Clone, Debug)]
+pub struct BuildSettings {
+    /// The depth of the search that values each move (the search of the position after it is
+    /// one ply shallower).
+    pub depth: u32,
+    /// The price of one ply of a line, in hundredths of a disc: higher makes the book wider
+    /// and shallower.
+    pub ply_cost: i32,
+    /// This shard's index and the number of shards (0 and 1: the whole book).
+    pub shard: (u64, u64),
+    /// WTHOR game counts of the positions to include first (by key).
+    pub frequent: HashMap<BookKey, u32>,
+}
+
+/// A move leading out of the book, with the price of the line to it.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    price: i64,
+    child: Position,
+    key: BookKey,
+}
+
+/// A key's shard, from a mix of its bits.
+fn shard_of(key: &BookKey, shards: u64) -> u64 {
+    let mix = key.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key.1.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (mix >> 17) % shards.max(1)
+}
+
+/// The search levels that value a move: `depth - 1` plies below it, selective as the
+/// default, with no solve (book positions are far from the end).
+fn valuing_levels(depth: u32) -> Levels {
+    let mut levels = Levels::default();
+    let child_depth = depth.saturating_sub(1).max(1);
+    levels = levels.with_depth(child_depth).unwrap_or(levels);
+    levels.endgame_empties = 0;
+    levels.opening_moves = 0;
+    levels.selectivity = Levels::default().selectivity;
+    levels
+}
+
+/// Every move of `position` with its value (hundredths of a disc for the side to move): a
+/// search of the position after it; a pass when there is none. `None` when stopped.
+pub fn value_moves(
+    searcher: &mut Searcher,
+    position: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(u8, i16)>> {
+    let levels = valuing_levels(depth);
+    let moves: Vec<(u8, Move)> = if position.must_pass() {
+        vec![(PASS, Move::Pass)]
+    } else {
+        Bits(position.legal_moves())
+            .filter_map(|s| Square::new(s).map(|sq| (s as u8, Move::Play(sq))))
+            .collect()
+    };
+    let mut out = Vec::with_capacity(moves.len());
+    for (code, mv) in moves {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let child = if mv == Move::Pass {
+            position.pass()
+        } else {
+            position.play(mv).ok()?
+        };
+        let report = searcher.think(&child, &levels, &Limits::none(), &mut |_| {});
+        let centidiscs = match report.value {
+            Value::Exact(d) | Value::Wld(d) => 100 * d,
+            v => (v.discs() * 100.0).round() as i32,
+        };
+        out.push((code, (-centidiscs).clamp(-6400, 6400) as i16));
+    }
+    Some(out)
+}
+
+/// The cheapest candidates out of `book`: moves of book positions whose child is not in the
+/// book, cheapest first, each child once, only those of this shard.
+fn candidates(book: &Book, settings: &BuildSettings) -> Vec<Candidate> {
+    let start = Position::start();
+    let (root, _) = normalize(start.player(), start.opponent());
+    // Cheapest price and owning shard of each book position reached, layer by layer: every
+    // move adds a disc, so a position's parents all lie in the layer before (lines through a
+    // pass, which books hardly ever reach, are not followed).
+    let mut best: HashMap<BookKey, (i64, Option<u64>, Position)> = HashMap::new();
+    best.insert(root, (0, None, start));
+    let mut layer = vec![root];
+    let mut queued: HashSet<BookKey> = HashSet::new();
+    let mut out: HashMap<BookKey, Candidate> = HashMap::new();
+    let mut ply = 0;
+    while !layer.is_empty() {
+        let mut next: Vec<BookKey> = Vec::new();
+        for key in &layer {
+            let (price, owner, position) = best[key];
+            let Some(moves) = book.moves(&position) else {
+                continue;
+            };
+            let top = moves[0].value;
+            for m in moves {
+                let Ok(child) = position.play(m.mv) else {
+                    continue;
+                };
+                let (child_key, _) = normalize(child.player(), child.opponent());
+                let child_price = price + i64::from(top - m.value) + i64::from(settings.ply_cost);
+                let child_owner = if ply + 1 == SHARD_PLY {
+                    Some(shard_of(&child_key, settings.shard.1))
+                } else {
+                    owner
+                };
+                if m.in_book {
+                    let slot = best.entry(child_key).or_insert((i64::MAX, None, child));
+                    if child_price < slot.0 {
+                        *slot = (child_price, child_owner, child);
+                    }
+                    if m.mv != Move::Pass && queued.insert(child_key) {
+                        next.push(child_key);
+                    }
+                } else {
+                    if child.is_game_over() {
+                        continue;
+                    }
+                    if child_owner.is_some_and(|o| o != settings.shard.0) {
+                        continue;
+                    }
+                    let price = if settings.frequent.contains_key(&child_key) {
+                        // Positions people play go first, the most played first.
+                        -i64::from(settings.frequent[&child_key])
+                    } else {
+                        child_price
+                    };
+                    let slot = out.entry(child_key).or_insert(Candidate {
+                        price: i64::MAX,
+                        child,
+                        key: child_key,
+                    });
+                    if price < slot.price {
+                        *slot = Candidate {
+                            price,
+                            child,
+                            key: child_key,
+                        };
+                    }
+                }
+            }
+        }
+        layer = next;
+        ply += 1;
+    }
+    let mut out: Vec<Candidate> = out.into_values().collect();
+    out.sort_by_key(|c| (c.price, c.key));
+    out
+}
+
+/// Grows `book` until it holds `target` positions (or `stop` is raised), batch by batch;
+/// `after_batch` gets the book after each batch (to save it and show progress). Starts with
+/// the start position when the book lacks it. Returns the positions added.
+pub fn grow(
+    book: &mut Book,
+    searcher: &mut Searcher,
+    settings: &BuildSettings,
+    target: usize,
+    stop: &AtomicBool,
+    after_batch: &mut dyn FnMut(&Book),
+) -> usize {
+    let mut added = 0;
+    let start = Position::start();
+    let (root, _) = normalize(start.player(), start.opponent());
+    if book.entry(&root).is_none()
+        && !stop.load(Ordering::Relaxed)
+        && let Some(moves) = value_moves(searcher, &start, settings.depth, stop)
+    {
+        book.insert(
+            start.player(),
+            start.opponent(),
+            &moves,
+            0,
+            settings.depth as u8,
+        );
+        added += 1;
+        after_batch(book);
+    }
+    while book.len() < target && !stop.load(Ordering::Relaxed) {
+        let batch = (book.len() / BATCH_DIVISOR).clamp(1, target - book.len());
+        let chosen: Vec<Candidate> = candidates(book, settings).into_iter().take(batch).collect();
+        if chosen.is_empty() {
+            break;
+        }
+        for c in chosen {
+            let Some(moves) = value_moves(searcher, &c.child, settings.depth, stop) else {
+                break;
+            };
+            let games = settings.frequent.get(&c.key).copied().unwrap_or(0);
+            book.insert_unbacked(
+                c.child.player(),
+                c.child.opponent(),
+                &moves,
+                games,
+                settings.depth as u8,
+            );
+            added += 1;
+        }
+        book.back_up();
+        after_batch(book);
+    }
+    added
+}
+
+/// Values again, at `settings.depth`, every book position searched shallower (`book extend
+/// --depth`), until done or stopped; `after_each` gets the book after each position. Returns
+/// the positions deepened.
+pub fn deepen(
+    book: &mut Book,
+    searcher: &mut Searcher,
+    settings: &BuildSettings,
+    stop: &AtomicBool,
+    after_each: &mut dyn FnMut(&Book),
+) -> usize {
+    let mut shallow: Vec<(BookKey, u32)> = book
+        .entries()
+        .filter(|(_, e)| u32::from(e.depth) < settings.depth)
+        .map(|(k, e)| (*k, e.games))
+        .collect();
+    shallow.sort();
+    let mut done = 0;
+    for (key, games) in shallow {
+        let position = Position::from_player_opponent(key.0, key.1, crate::board::Color::Black);
+        let Some(moves) = value_moves(searcher, &position, settings.depth, stop) else {
+            break;
+        };
+        book.insert(key.0, key.1, &moves, games, settings.depth as u8);
+        done += 1;
+        after_each(book);
+    }
+    done
+}
+
+/// The most positions one `learn` adds after the point where its game left the book.
+pub const LEARN_POSITIONS: usize = 8;
+/// The deepest search `learn` values a move with, so that `learned` comes within a second or
+/// two (NBoard waits for it); `book extend --depth` deepens learned positions later.
+const LEARN_MAX_DEPTH: u32 = 12;
+
+impl Searcher {
+    /// Adds the game `positions` (from its first position on) to the searcher's book: the
+    /// first [`LEARN_POSITIONS`] positions after the game left the book are valued at the depth
+    /// of the last book position it passed, at most [`LEARN_MAX_DEPTH`] (NBoard's `learn`). The book is copied, so other
+    /// holders of the old one keep it. Returns the positions added; `stop` ends it early,
+    /// keeping what is done.
+    pub fn learn(&mut self, positions: &[Position], stop: &AtomicBool) -> usize {
+        let Some(shared) = self.book.take() else {
+            return 0;
+        };
+        let mut book = (*shared).clone();
+        let mut depth = LEARN_MAX_DEPTH;
+        let mut added = 0;
+        for position in positions {
+            if added == LEARN_POSITIONS || position.is_game_over() || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let (key, _) = normalize(position.player(), position.opponent());
+            if let Some(entry) = book.entry(&key) {
+                depth = u32::from(entry.depth).clamp(1, LEARN_MAX_DEPTH);
+                continue;
+            }
+            let Some(moves) = value_moves(self, position, depth, stop) else {
+                break;
+            };
+            book.insert(
+                position.player(),
+                position.opponent(),
+                &moves,
+                0,
+                depth as u8,
+            );
+            added += 1;
+        }
+        self.book = Some(std::sync::Arc::new(book));
+        added
+    }
+
+    /// The book this searcher plays from, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+}
+
+/// The keys of the positions that at least `min_games` of `games` reach within their first
+/// `max_ply` moves, with their counts.
+pub fn frequent_positions(
+    games: &[Vec<Move>],
+    max_ply: usize,
+    min_games: u32,
+) -> HashMap<BookKey, u32> {
+    let mut counts: HashMap<BookKey, u32> = HashMap::new();
+    for game in games {
+        let mut at = Position::start();
+        for mv in game.iter().take(max_ply) {
+            if at.must_pass() && !at.is_game_over() {
+                at = at.pass();
+            }
+            let Ok(next) = at.play(*mv) else {
+                break;
+            };
+            at = next;
+            let (key, _) = normalize(at.player(), at.opponent());
+            *counts.entry(key).or_insert(0) += 1;
+        }
+    }
+    counts.retain(|_, c| *c >= min_games);
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tiny_book_holds_the_negamax_of_its_searches() {
+        let mut searcher = Searcher::new(4, Some(1));
+        let settings = BuildSettings {
+            depth: 2,
+            ply_cost: 100,
+            shard: (0, 1),
+            frequent: HashMap::new(),
+        };
+        let stop = AtomicBool::new(false);
+        let mut book = Book::new();
+        let added = grow(&mut book, &mut searcher, &settings, 6, &stop, &mut |_| {});
+        assert_eq!((added, book.len()), (6, 6));
+        // The file check refuses entries whose moves are not their position's legal moves.
+        let book = Book::from_bytes(&book.to_bytes()).expect("a valid book");
+        // Every book position is worth its best move, a move being worth minus its child's
+        // value when the child is in the book, else the value its search stored.
+        for (key, entry) in book.entries() {
+            let expected = entry
+                .moves
+                .iter()
+                .map(|&(mv, searched)| {
+                    let child = normalize(
+                        if mv == PASS {
+                            key.1
+                        } else {
+                            key.1 & !crate::board::flips(key.0, key.1, usize::from(mv))
+                        },
+                        if mv == PASS {
+                            key.0
+                        } else {
+                            key.0
+                                | crate::board::flips(key.0, key.1, usize::from(mv))
+                                | (1u64 << mv)
+                        },
+                    )
+                    .0;
+                    book.value(&child).map_or(i32::from(searched), |v| -v)
+                })
+                .max()
+                .unwrap();
+            assert_eq!(book.value(key), Some(expected));
+        }
+        // The start's four moves lead to one position (up to symmetry), which the book has.
+        let at_start = book.moves(&Position::start()).unwrap();
+        assert!(
+            at_start
+                .iter()
+                .all(|m| m.in_book && m.value == at_start[0].value)
+        );
+        // Lines are priced: the second position is the one every first move reaches, and a
+        // search of depth 1 from a fresh searcher values the start's moves as the book does.
+        let f5 = Position::start().play("f5".parse().unwrap()).unwrap();
+        let fresh =
+            value_moves(&mut Searcher::new(4, Some(1)), &Position::start(), 2, &stop).unwrap();
+        assert!(fresh.iter().all(|&(_, v)| v == fresh[0].1), "{fresh:?}");
+        assert!(book.moves(&f5).is_some());
+    }
+}
