@@ -217,6 +217,39 @@ fn search_values_equal_plain_minimax_for_every_evaluator() {
 }
 
 #[test]
+fn randomness_plays_only_moves_within_its_window_of_the_best() {
+    // Depth 3, full width, `pattern`: each drawn move is worth at least the best minus the
+    // randomness by plain minimax, and different seeds draw different moves.
+    let levels = Levels::preset(3).expect("a preset");
+    let p = Position::start()
+        .play("f5".parse().unwrap())
+        .unwrap()
+        .play("d6".parse().unwrap())
+        .unwrap();
+    let best = minimax(&p, 3, EvaluatorKind::Pattern);
+    let window = 300;
+    let mut drawn = std::collections::BTreeSet::new();
+    for seed in 0..24 {
+        let mut searcher = Searcher::new(4, Some(seed));
+        searcher.set_randomness(window);
+        let report = searcher.think(&p, &levels, &Limits::none(), &mut |_| {});
+        let child = p.play(report.best_move).expect("a legal move");
+        let value = -minimax(&child, 2, EvaluatorKind::Pattern);
+        assert!(
+            value >= best - window,
+            "{} is worth {value}, best {best}",
+            report.best_move
+        );
+        drawn.insert(report.best_move.to_string());
+    }
+    assert!(drawn.len() > 1, "{drawn:?}");
+    // Without randomness: the best move every time.
+    let plain = Searcher::new(4, Some(0)).think(&p, &levels, &Limits::none(), &mut |_| {});
+    let child = p.play(plain.best_move).unwrap();
+    assert_eq!(-minimax(&child, 2, EvaluatorKind::Pattern), best);
+}
+
+#[test]
 fn random_evaluator_plays_legal_reproducible_moves() {
     let mut levels = Levels::default();
     levels.set("opening-eval", "random").expect("valid");

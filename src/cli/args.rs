@@ -98,6 +98,10 @@ pub struct LevelArgs {
     /// always the best line; default 1).
     #[arg(long, value_name = "D", value_parser = book_randomness, allow_hyphen_values = true)]
     pub book_randomness: Option<i32>,
+    /// Out of the book, play any move within D discs of the best (by null-window searches at
+    /// the root), drawn at random: for sparring and varied self-play (default 0: the best).
+    #[arg(long, value_name = "D", value_parser = randomness, allow_hyphen_values = true)]
+    pub randomness: Option<i32>,
 }
 
 /// A book file read and checked (`--book`), and its path (none for the built-in book).
@@ -123,11 +127,18 @@ pub const DEFAULT_BOOK_RANDOMNESS: i32 = 100;
 
 /// `--book-randomness D`: discs, 0 to 64, in hundredths of a disc.
 fn book_randomness(s: &str) -> Result<i32, String> {
+    discs("--book-randomness", s)
+}
+
+/// `--randomness D`: discs, 0 to 64, in hundredths of a disc.
+fn randomness(s: &str) -> Result<i32, String> {
+    discs("--randomness", s)
+}
+
+fn discs(flag: &str, s: &str) -> Result<i32, String> {
     match s.trim().parse::<f64>() {
         Ok(d) if (0.0..=64.0).contains(&d) => Ok((d * 100.0).round() as i32),
-        _ => Err(format!(
-            "bad --book-randomness '{s}': expected discs from 0 to 64"
-        )),
+        _ => Err(format!("bad {flag} '{s}': expected discs from 0 to 64")),
     }
 }
 
@@ -166,7 +177,8 @@ impl LevelArgs {
             self.hash.unwrap_or(crate::search::DEFAULT_HASH_MIB),
             self.seed,
         );
-        searcher.set_book(self.opening_book(), self.randomness());
+        searcher.set_book(self.opening_book(), self.book_randomness());
+        searcher.set_randomness(self.randomness.unwrap_or(0));
         searcher
     }
 
@@ -187,7 +199,7 @@ impl LevelArgs {
     }
 
     /// `--book-randomness` in hundredths of a disc.
-    pub fn randomness(&self) -> i32 {
+    pub fn book_randomness(&self) -> i32 {
         self.book_randomness.unwrap_or(DEFAULT_BOOK_RANDOMNESS)
     }
 }

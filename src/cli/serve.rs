@@ -25,7 +25,8 @@ pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> 
         hash_mib: args.levels.hash.unwrap_or(DEFAULT_HASH_MIB),
         seed: args.levels.seed,
         book: args.levels.opening_book(),
-        book_randomness: args.levels.randomness(),
+        book_randomness: args.levels.book_randomness(),
+        randomness: args.levels.randomness.unwrap_or(0),
         book_path: args.levels.book_path(),
     };
     serve(protocol, config);

@@ -38,6 +38,8 @@ pub struct ServeConfig {
     pub book: Option<Arc<Book>>,
     /// How far below the best book move (hundredths of a disc) a book move may be drawn.
     pub book_randomness: i32,
+    /// Out of the book, how far below the best (hundredths of a disc) a root move may be drawn.
+    pub randomness: i32,
     /// The book's file, where NBoard's `learn` saves it (none: learned lines last the session).
     pub book_path: Option<String>,
 }
@@ -49,6 +51,7 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     spawn_stdin_reader(sender.clone());
     let mut searcher = Searcher::new(config.hash_mib, config.seed);
     searcher.set_book(config.book.clone(), config.book_randomness);
+    searcher.set_randomness(config.randomness);
     let mut worker = Worker::new(searcher, config.hash_mib, sender, events);
     let protocol = forced.unwrap_or_else(|| match worker.peek_first_command() {
         Some(line) if line.trim_start().starts_with("nboard") => Protocol::NBoard,

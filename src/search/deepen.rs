@@ -47,6 +47,61 @@ impl EvaluatorVisitor for Deepen<'_> {
     }
 }
 
+/// The root moves of `position` other than `best` that a null-window search at `depth` (one
+/// ply below them) finds worth at least `threshold` hundredths of a disc, for
+/// `--randomness`: the moves the search may choose among. Stopped tests count as failed.
+pub(crate) struct RootAlternatives<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub position: &'a Position,
+    pub depth: u32,
+    pub selectivity: Selectivity,
+    pub best: Move,
+    pub threshold: i32,
+    pub limits: &'a Limits,
+}
+
+impl EvaluatorVisitor for RootAlternatives<'_> {
+    type Output = Vec<Move>;
+
+    fn visit<E: Evaluator>(self, eval: &E) -> Vec<Move> {
+        let mut stopper = Stopper::new(self.limits);
+        let selectivity = if probcut::calibrated_for::<E>() {
+            self.selectivity
+        } else {
+            Selectivity::FULL
+        };
+        let mut search = Midgame {
+            tt: self.tt,
+            eval,
+            nodes: 0,
+            stopper: &mut stopper,
+            selectivity,
+            probcut: selectivity.is_selective().then(|| &*probcut::BUILT_IN),
+        };
+        let threshold = (f64::from(self.threshold) / eval.centidiscs_per_unit()).round() as i32;
+        let mut out = Vec::new();
+        for square in self.position.legal_squares() {
+            let mv = Move::Play(square);
+            let Ok(child) = self.position.play(mv) else {
+                continue;
+            };
+            if mv == self.best {
+                continue;
+            }
+            let state = eval.state(&child);
+            let depth = self.depth.saturating_sub(1);
+            let (v, _) = search.search(&child, &state, depth, -threshold, -threshold + 1);
+            if search.stopper.stopped() {
+                break;
+            }
+            if -v >= threshold {
+                out.push(mv);
+            }
+        }
+        out
+    }
+}
+
 /// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval` at
 /// `selectivity` (selective only with the evaluator the ProbCut table was calibrated for),
 /// calling `progress` after each finished depth. When the last depth reaches the end of the

@@ -110,6 +110,9 @@ pub struct Searcher {
     /// value (hundredths of a disc) its moves may be drawn.
     book: Option<Arc<Book>>,
     book_randomness: i32,
+    /// Out of the book, the midgame search plays any root move within this many hundredths of
+    /// a disc of the best, drawn at random (0: always the best).
+    randomness: i32,
 }
 
 /// From this many empties on, an exact solve starts from a searched guess of its score.
@@ -158,7 +161,15 @@ impl Searcher {
             selectivity: Selectivity::FULL,
             book: None,
             book_randomness: 0,
+            randomness: 0,
         }
+    }
+
+    /// Out of the book, lets the midgame search play any root move within `randomness`
+    /// hundredths of a disc of the best (drawn uniformly with the searcher's random source,
+    /// which `--seed` fixes), for sparring and varied self-play; 0 always plays the best.
+    pub fn set_randomness(&mut self, randomness: i32) {
+        self.randomness = randomness.max(0);
     }
 
     /// Plays from `book` while a position is in it (none: always search), drawing among the
@@ -357,7 +368,46 @@ impl Searcher {
         let report = level.search_evaluator().dispatch(deepen).flatten();
         // Neither is `None` in practice (a search evaluator is never `random`, and depth 1
         // always runs), but a move is owed whatever happens.
-        report.unwrap_or_else(|| self.random_move(position))
+        let report = report.unwrap_or_else(|| self.random_move(position));
+        self.randomized(position, level, limits, report)
+    }
+
+    /// `report` with its move drawn among the root moves within the randomness of its value
+    /// (when there is randomness, the search finished and its value is an estimate).
+    fn randomized(
+        &mut self,
+        position: &Position,
+        level: PhaseLevel,
+        limits: &Limits,
+        report: SearchReport,
+    ) -> SearchReport {
+        let Value::Estimate(value) = report.value else {
+            return report;
+        };
+        if self.randomness == 0 || !report.complete || value.abs() > midgame::WIN {
+            return report;
+        }
+        let alternatives = level
+            .search_evaluator()
+            .dispatch(deepen::RootAlternatives {
+                tt: &mut self.tt,
+                position,
+                depth: report.depth,
+                selectivity: self.selectivity,
+                best: report.best_move,
+                threshold: value - self.randomness,
+                limits,
+            })
+            .unwrap_or_default();
+        let pick = self.rng.random_range(0..=alternatives.len());
+        match alternatives.get(pick) {
+            Some(&mv) => SearchReport {
+                best_move: mv,
+                pv: vec![mv],
+                ..report
+            },
+            None => report,
+        }
     }
 
     /// Solves the endgame of `position` in `mode`. A quick search with `fallback` (at most
