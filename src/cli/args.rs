@@ -95,7 +95,7 @@ pub struct LevelArgs {
     #[arg(long)]
     pub no_book: bool,
     /// Draw book moves among those within D discs of the best, weighted toward the best (0:
-    /// always the best line; default 1).
+    /// always the best line; default 2).
     #[arg(long, value_name = "D", value_parser = book_randomness, allow_hyphen_values = true)]
     pub book_randomness: Option<i32>,
     /// Out of the book, play any move within D discs of the best (by null-window searches at
@@ -123,7 +123,7 @@ pub fn read_book(path: &str) -> Result<Book, String> {
 }
 
 /// The default `--book-randomness`, in hundredths of a disc.
-pub const DEFAULT_BOOK_RANDOMNESS: i32 = 100;
+pub const DEFAULT_BOOK_RANDOMNESS: i32 = 200;
 
 /// `--book-randomness D`: discs, 0 to 64, in hundredths of a disc.
 fn book_randomness(s: &str) -> Result<i32, String> {

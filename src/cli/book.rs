@@ -289,6 +289,24 @@ fn grow_book(mut book: Book, path: &str, grow: &GrowArgs) -> Result<(), CliError
     Ok(())
 }
 
+/// The book's size and how its positions spread over the plies (discs placed).
+fn book_summary(book: &Book) -> String {
+    let mut per_ply = [0usize; 61];
+    for (key, _) in book.entries() {
+        let discs = (key.0 | key.1).count_ones() as usize;
+        per_ply[discs.saturating_sub(4).min(60)] += 1;
+    }
+    let deepest = per_ply.iter().rposition(|&n| n > 0).unwrap_or(0);
+    let spread: Vec<String> = per_ply[..=deepest].iter().map(usize::to_string).collect();
+    format!(
+        "book: {} positions, {} bytes; positions per ply 0..{deepest}: {}; main line {}",
+        book.len(),
+        book.to_bytes().len(),
+        spread.join(" "),
+        main_line_text(book)
+    )
+}
+
 /// The book's best line from the start, and its length.
 fn main_line_text(book: &Book) -> String {
     let line = book.best_line(&Position::start(), 60);
@@ -306,6 +324,7 @@ fn show(args: ShowArgs) -> Result<(), CliError> {
         None => crate::search::book::built_in(),
     };
     println!("{position}");
+    println!("{}", book_summary(&book));
     let (key, _) = normalize(position.player(), position.opponent());
     let Some(moves) = book.moves(&position) else {
         println!("not in the book ({} positions)", book.len());
