@@ -232,10 +232,13 @@ fn bad_input_is_refused_and_changes_nothing() {
 #[test]
 fn the_faces_play_and_show_book_moves() {
     // analyse at the start: a book move, said to be one.
-    let out = ok(&["analyse"]);
+    let out = ok(&["analyse", "--book", "builtin"]);
     assert!(out.contains("from the book"), "{out}");
+    // The book is off unless asked for.
+    let out = ok(&["analyse", "--midgame-depth", "2", "--opening-depth", "2"]);
+    assert!(!out.contains("from the book"), "{out}");
     // GTP: the book's moves of the start, and genmove plays one of them.
-    let mut s = Server::start(&["gtp", "--book-randomness", "0"]);
+    let mut s = Server::start(&["gtp", "--book", "builtin", "--book-randomness", "0"]);
     let listed = s.gtp("othello-engine-book");
     assert_eq!(listed.len(), 4, "{listed:?}");
     let reply = s.gtp("genmove black");
@@ -244,7 +247,7 @@ fn the_faces_play_and_show_book_moves() {
     s.gtp("quit");
     s.finish();
     // NBoard: hint gives `book` lines with the game count field, go a legal book move.
-    let mut s = Server::start(&["nboard"]);
+    let mut s = Server::start(&["nboard", "--book", "builtin"]);
     s.send("nboard 2");
     s.send("ping 1");
     s.send("hint 4");
