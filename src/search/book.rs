@@ -62,7 +62,7 @@ pub fn normalize(player: u64, opponent: u64) -> (BookKey, u8) {
 
 /// The position after `mv` (a square, or [`PASS`]) from `player`/`opponent`, as the new
 /// side to move sees it.
-fn child_of((player, opponent): BookKey, mv: u8) -> BookKey {
+pub(crate) fn child_of((player, opponent): BookKey, mv: u8) -> BookKey {
     if mv == PASS {
         return (opponent, player);
     }
@@ -174,13 +174,6 @@ impl Book {
                 depth,
             },
         );
-    }
-
-    /// Sets the WTHOR game count of a position already in the book.
-    pub fn set_games(&mut self, key: &BookKey, games: u32) {
-        if let Some(e) = self.entries.get_mut(key) {
-            e.games = games;
-        }
     }
 
     /// Adds every entry of `other` that this book lacks or has at a smaller depth (`book

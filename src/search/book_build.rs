@@ -340,6 +340,7 @@ pub fn frequent_positions(
 
 #[cfg(test)]
 mod tests {
+    use super::super::book::child_of;
     use super::*;
 
     #[test]
@@ -364,21 +365,8 @@ mod tests {
                 .moves
                 .iter()
                 .map(|&(mv, searched)| {
-                    let child = normalize(
-                        if mv == PASS {
-                            key.1
-                        } else {
-                            key.1 & !crate::board::flips(key.0, key.1, usize::from(mv))
-                        },
-                        if mv == PASS {
-                            key.0
-                        } else {
-                            key.0
-                                | crate::board::flips(key.0, key.1, usize::from(mv))
-                                | (1u64 << mv)
-                        },
-                    )
-                    .0;
+                    let (p, o) = child_of(*key, mv);
+                    let child = normalize(p, o).0;
                     book.value(&child).map_or(i32::from(searched), |v| -v)
                 })
                 .max()

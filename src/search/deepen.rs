@@ -82,12 +82,12 @@ impl EvaluatorVisitor for RootAlternatives<'_> {
         let mut out = Vec::new();
         for square in self.position.legal_squares() {
             let mv = Move::Play(square);
-            let Ok(child) = self.position.play(mv) else {
-                continue;
-            };
             if mv == self.best {
                 continue;
             }
+            let Ok(child) = self.position.play(mv) else {
+                continue;
+            };
             let state = eval.state(&child);
             let depth = self.depth.saturating_sub(1);
             let (v, _) = search.search(&child, &state, depth, -threshold, -threshold + 1);
