@@ -156,6 +156,13 @@ fn search_commands_refuse_bad_input_with_status_2() {
         (vec!["analyse", "--time", "-1"], "bad --time"),
         (vec!["bench", "--eval", "nope"], "unknown evaluator"),
         (vec!["bench", "--depth", "-2"], "bad depth"),
+        (vec!["analyse", "--threads", "0"], "bad thread count '0'"),
+        (vec!["gtp", "--threads", "-3"], "bad thread count '-3'"),
+        (
+            vec!["solve", &bad, "--threads", "100000"],
+            "bad thread count",
+        ),
+        (vec!["bench", "--threads", "many"], "bad thread count"),
     ];
     for (args, needle) in cases {
         let o = run(&args);

@@ -81,6 +81,15 @@ fn fixed_transcript_is_exact() {
             "othello-engine-set midgame-depth 99",
             &["? bad midgame-depth '99': expected a whole number from 1 to 60"],
         ),
+        ("othello-engine-threads 2", &["="]),
+        (
+            "othello-engine-threads 0",
+            &["? bad thread count '0': expected a whole number from 1 to 256"],
+        ),
+        (
+            "othello-engine-threads",
+            &["? syntax error: expected a thread count"],
+        ),
         (
             "othello-engine-set colour blue",
             &[
@@ -103,6 +112,7 @@ fn fixed_transcript_is_exact() {
         "list_games",
         "time_left",
         "othello-engine-set",
+        "othello-engine-threads",
     ] {
         assert!(
             listed.iter().any(|l| l.trim_start_matches("= ") == needed),

@@ -15,10 +15,11 @@ fn fallback() -> PhaseLevel {
     Levels::default().midgame
 }
 
-/// Solves every position of an FFO file and checks the score and that the move is one the
-/// file gives that score.
-fn check_ffo(file: &str) {
+/// Solves every position of an FFO file on `threads` threads and checks the score and that
+/// the move is one the file gives that score.
+fn check_ffo(file: &str, threads: usize) {
     let mut searcher = Searcher::new(64, None);
+    searcher.set_threads(threads);
     for (i, line) in common::obf::read_obf(file).iter().enumerate() {
         searcher.clear();
         let r = searcher.solve(
@@ -49,12 +50,24 @@ fn check_ffo(file: &str) {
 
 #[test]
 fn ffo_1_to_19() {
-    check_ffo("fforum-1-19.obf");
+    check_ffo("fforum-1-19.obf", 1);
 }
 
 #[test]
 fn ffo_20_to_39() {
-    check_ffo("fforum-20-39.obf");
+    check_ffo("fforum-20-39.obf", 1);
+}
+
+/// The threads share a table and put off each other's moves, but the main thread's score is
+/// exact whatever they do: the same FFO answers with more threads than cores, too.
+#[test]
+fn ffo_1_to_19_with_three_threads() {
+    check_ffo("fforum-1-19.obf", 3);
+}
+
+#[test]
+fn ffo_20_to_39_with_two_threads() {
+    check_ffo("fforum-20-39.obf", 2);
 }
 
 #[test]

@@ -302,6 +302,16 @@ impl MatchConfig {
             Some(c) => parse_in_range(c, "--concurrency", 1..=MAX_CONCURRENCY)? as usize,
             None => 1,
         };
+        let threads = engines.iter().map(EngineSpec::threads).max().unwrap_or(1);
+        let cores = crate::search::available_threads();
+        if threads * concurrency > cores {
+            eprintln!(
+                "match: warning: {concurrency} games at once with engines of {threads} threads \
+                 need {} cores, and this machine gives {cores}: the engines will slow each \
+                 other down",
+                threads * concurrency
+            );
+        }
         let sprt = args
             .sprt
             .as_deref()
@@ -370,6 +380,8 @@ mod tests {
                 "--level",
                 "3",
                 "--no-book",
+                "--threads",
+                "1",
                 "--opening-depth",
                 "4",
                 "--midgame-depth",

@@ -42,6 +42,26 @@ pub struct EngineSpec {
     pub control: Option<TimeControl>,
 }
 
+impl EngineSpec {
+    /// The threads the engine searches with, as far as its flags tell: a `self:` engine's
+    /// `--threads`; 1 for other engines, whose flags we cannot read.
+    pub fn threads(&self) -> usize {
+        if !self.is_self {
+            return 1;
+        }
+        let value = self.args.iter().enumerate().find_map(|(i, w)| {
+            w.strip_prefix("--threads=").or_else(|| {
+                (w == "--threads")
+                    .then(|| self.args.get(i + 1).map(String::as_str))
+                    .flatten()
+            })
+        });
+        value
+            .and_then(|v| crate::search::parse_threads(v).ok())
+            .unwrap_or(1)
+    }
+}
+
 /// Splits a command line into words: white space separates, and single or double quotes keep
 /// spaces inside a word. No other shell syntax is interpreted.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
@@ -165,6 +185,14 @@ impl EngineSpec {
                 if !asks_for_book {
                     args.push("--no-book".to_string());
                 }
+                // One thread each unless asked: games played side by side (--concurrency)
+                // would otherwise share the cores and slow each other unevenly.
+                if !words
+                    .iter()
+                    .any(|w| w == "--threads" || w.starts_with("--threads="))
+                {
+                    args.extend(["--threads".to_string(), "1".to_string()]);
+                }
                 (exe, args, true, EngineProtocol::Gtp)
             }
             other => {
@@ -230,12 +258,28 @@ mod tests {
         assert_eq!(s.args, ["-q"]);
         let s = EngineSpec::parse("self:--level 5").unwrap();
         assert!(s.is_self);
-        assert_eq!(s.args, ["gtp", "--level", "5", "--no-book"]);
+        assert_eq!(
+            s.args,
+            ["gtp", "--level", "5", "--no-book", "--threads", "1"]
+        );
+        assert_eq!(s.threads(), 1);
         assert_eq!(s.name, "self --level 5");
+        let t = EngineSpec::parse("self:--threads 4").unwrap();
+        assert_eq!(t.args, ["gtp", "--threads", "4", "--no-book"]);
+        assert_eq!(t.threads(), 4);
+        assert_eq!(EngineSpec::parse("gtp:x --threads 8").unwrap().threads(), 1);
         let s = EngineSpec::parse("self:--book builtin --book-randomness 0").unwrap();
         assert_eq!(
             s.args,
-            ["gtp", "--book", "builtin", "--book-randomness", "0"]
+            [
+                "gtp",
+                "--book",
+                "builtin",
+                "--book-randomness",
+                "0",
+                "--threads",
+                "1"
+            ]
         );
         let s = EngineSpec::parse("depth=12,dir=/opt/edax,nboard:bin/lEdax -nboard").unwrap();
         assert_eq!(s.protocol, EngineProtocol::NBoard);

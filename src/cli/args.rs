@@ -5,7 +5,7 @@ pub use crate::arena::options::{CliError, parse_in_range};
 use crate::board::Position;
 use crate::eval::pattern::PatternWeights;
 use crate::search::book::Book;
-use crate::search::{LevelSetting, Levels, Searcher};
+use crate::search::{LevelSetting, Levels, Searcher, available_threads, parse_threads};
 use clap::Args;
 use std::sync::Arc;
 
@@ -80,6 +80,10 @@ pub struct LevelArgs {
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
     pub hash: Option<usize>,
+    /// Threads for the search and the solver, 1 to 256 (default: the cores available; 1
+    /// searches deterministically).
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_hyphen_values = true)]
+    pub threads: Option<usize>,
     /// Weights for the `pattern` evaluator from FILE (written by `train`) instead of the
     /// built-in ones.
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
@@ -179,7 +183,13 @@ impl LevelArgs {
         );
         searcher.set_book(self.opening_book(), self.book_randomness());
         searcher.set_randomness(self.randomness.unwrap_or(0));
+        searcher.set_threads(self.threads());
         searcher
+    }
+
+    /// `--threads`, or the cores available.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(available_threads)
     }
 
     /// The opening book: `--book`'s (`builtin`: the one built into the binary); none without

@@ -6,7 +6,7 @@ use crate::arena::options::{CliError, parse_in_range};
 use crate::board::parse_obf_line;
 use crate::eval::EvaluatorKind;
 use crate::eval::pattern::PatternWeights;
-use crate::search::{Limits, PhaseLevel, Searcher};
+use crate::search::{Limits, PhaseLevel, Searcher, parse_threads};
 use clap::Args;
 
 /// The positions `bench` searches: ../shared/positions/midgame10.obf, copied into the crate.
@@ -35,6 +35,9 @@ pub struct BenchArgs {
     /// Multi-ProbCut confidence in percent: 73, 87, 95, 98, 99 or 100 (default: full width).
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     selectivity: Option<String>,
+    /// Threads, 1 to 256 (default 1: the node total is a signature only with one thread).
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
 }
 
 /// Searches and prints each position, then the total.
@@ -56,6 +59,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         crate::eval::pattern::use_weights(w).map_err(error)?;
     }
     let mut searcher = Searcher::new(args.hash.unwrap_or(BENCH_HASH_MIB), Some(0));
+    searcher.set_threads(args.threads.unwrap_or(1));
     if let Some(s) = &args.selectivity {
         searcher.set_selectivity(s.parse().map_err(error)?);
     }
@@ -83,11 +87,15 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         secs += r.elapsed.as_secs_f64();
     }
     println!(
-        "bench: depth {depth}, evaluator {eval}{}: {nodes} nodes {:.0} nps ({secs:.3} s)",
+        "bench: depth {depth}, evaluator {eval}{}{}: {nodes} nodes {:.0} nps ({secs:.3} s)",
         if searcher.selectivity().is_selective() {
             format!(", selectivity {}", searcher.selectivity())
         } else {
             String::new()
+        },
+        match searcher.threads() {
+            1 => String::new(),
+            n => format!(", {n} threads"),
         },
         nodes as f64 / secs.max(1e-9)
     );

@@ -23,6 +23,7 @@ pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> 
     let config = ServeConfig {
         levels: args.levels.levels(),
         hash_mib: args.levels.hash.unwrap_or(DEFAULT_HASH_MIB),
+        threads: args.levels.threads(),
         seed: args.levels.seed,
         book: args.levels.opening_book(),
         book_randomness: args.levels.book_randomness(),

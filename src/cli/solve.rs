@@ -3,7 +3,10 @@
 use super::args::{error, hash_mib};
 use crate::arena::options::CliError;
 use crate::board::{Move, ObfLine, parse_obf_line};
-use crate::search::{DEFAULT_HASH_MIB, EndgameMode, Levels, Limits, Searcher, Value};
+use crate::search::{
+    DEFAULT_HASH_MIB, EndgameMode, Levels, Limits, Searcher, Value, available_threads,
+    parse_threads,
+};
 use clap::Args;
 
 /// Arguments of `solve`.
@@ -18,6 +21,9 @@ pub struct SolveArgs {
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib, allow_hyphen_values = true)]
     hash: Option<usize>,
+    /// Threads for the solver, 1 to 256 (default: the cores available).
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
 }
 
 /// Reads every position of an OBF file, naming the line of the first bad one.
@@ -52,6 +58,7 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .try_init();
     let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), None);
+    searcher.set_threads(args.threads.unwrap_or_else(available_threads));
     let fallback = Levels::default().midgame;
     println!(
         "{:>3} {:>3} {:>5} {:>5} {:>12} {:>5} {:>14} {:>9} {:>12}  pv",

@@ -32,8 +32,9 @@ use std::str::FromStr;
 /// Evaluators return values strictly inside `-EVAL_LIMIT..=EVAL_LIMIT`.
 pub const EVAL_LIMIT: i32 = 30_000;
 
-/// A static evaluation of a position for the side to move; higher is better for it.
-pub trait Evaluator {
+/// A static evaluation of a position for the side to move; higher is better for it. Shared
+/// by the threads of a search, hence `Sync`.
+pub trait Evaluator: Sync {
     /// Tells this evaluator's scores from other evaluators' where they share a table (the
     /// search's transposition table keys on it, as units differ): unique among evaluators,
     /// and never 0, which marks the endgame solver's exact scores.

@@ -32,6 +32,8 @@ pub struct ServeConfig {
     pub levels: Levels,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
+    /// The threads each search runs on.
+    pub threads: usize,
     /// Seed for the random evaluator and the book's choices, for reproducible games.
     pub seed: Option<u64>,
     /// The opening book to play from, if any.
@@ -52,6 +54,7 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     let mut searcher = Searcher::new(config.hash_mib, config.seed);
     searcher.set_book(config.book.clone(), config.book_randomness);
     searcher.set_randomness(config.randomness);
+    searcher.set_threads(config.threads);
     let mut worker = Worker::new(searcher, config.hash_mib, sender, events);
     let protocol = forced.unwrap_or_else(|| match worker.peek_first_command() {
         Some(line) if line.trim_start().starts_with("nboard") => Protocol::NBoard,

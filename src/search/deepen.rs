@@ -5,6 +5,7 @@ use super::limits::{Limits, Stopper};
 use super::midgame::{INFINITY, Midgame, WIN};
 use super::probcut::{self, Selectivity};
 use super::report::{SearchReport, Value, principal_variation};
+use super::threads::{Busy, with_helpers};
 use super::time::IterationPlanner;
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
@@ -23,27 +24,39 @@ const ASPIRATION_MAX_DELTA: i32 = 3000;
 
 /// [`deepen`] as a visit, for [`crate::eval::EvaluatorKind::dispatch`].
 pub(crate) struct Deepen<'a> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub position: &'a Position,
     pub max_depth: u32,
     pub selectivity: Selectivity,
     pub limits: &'a Limits,
     pub progress: &'a mut dyn FnMut(&SearchReport),
+    /// The threads that search (1: this one alone), and the moves they are searching.
+    pub threads: usize,
+    pub busy: &'a Busy,
 }
 
 impl EvaluatorVisitor for Deepen<'_> {
     type Output = Option<SearchReport>;
 
     fn visit<E: Evaluator>(self, eval: &E) -> Option<SearchReport> {
-        deepen(
-            self.tt,
-            self.position,
-            self.max_depth,
-            self.selectivity,
-            eval,
+        let task = Task {
+            tt: self.tt,
+            position: self.position,
+            max_depth: self.max_depth,
+            selectivity: self.selectivity,
+            busy: (self.threads > 1).then_some(self.busy),
+        };
+        let progress = self.progress;
+        let (report, helper_nodes) = with_helpers(
+            self.threads,
             self.limits,
-            self.progress,
-        )
+            || deepen(task, eval, self.limits, progress),
+            |limits| deepen(task, eval, limits, &mut |_| {}).map_or(0, |r| r.nodes),
+        );
+        report.map(|mut r| {
+            r.nodes += helper_nodes;
+            r
+        })
     }
 }
 
@@ -51,7 +64,7 @@ impl EvaluatorVisitor for Deepen<'_> {
 /// ply below them) finds worth at least `threshold` hundredths of a disc, for
 /// `--randomness`: the moves the search may choose among. Stopped tests count as failed.
 pub(crate) struct RootAlternatives<'a> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub position: &'a Position,
     pub depth: u32,
     pub selectivity: Selectivity,
@@ -77,6 +90,7 @@ impl EvaluatorVisitor for RootAlternatives<'_> {
             stopper: &mut stopper,
             selectivity,
             probcut: selectivity.is_selective().then(|| &*probcut::BUILT_IN),
+            busy: None,
         };
         let threshold = (f64::from(self.threshold) / eval.centidiscs_per_unit()).round() as i32;
         let mut out = Vec::new();
@@ -102,7 +116,18 @@ impl EvaluatorVisitor for RootAlternatives<'_> {
     }
 }
 
-/// Searches `position` at depths 1 to `max_depth` (at most its empties) with `eval` at
+/// What one thread of a deepening searches, and with what it shares.
+#[derive(Clone, Copy)]
+struct Task<'a> {
+    tt: &'a TranspositionTable,
+    position: &'a Position,
+    max_depth: u32,
+    selectivity: Selectivity,
+    /// With several threads, the moves being searched.
+    busy: Option<&'a Busy>,
+}
+
+/// Searches `task.position` at depths 1 to `task.max_depth` (at most its empties) with `eval` at
 /// `selectivity` (selective only with the evaluator the ProbCut table was calibrated for),
 /// calling `progress` after each finished depth. When the last depth reaches the end of the
 /// game, the selectivity is then raised step by step to full width, as time allows. A depth
@@ -110,14 +135,18 @@ impl EvaluatorVisitor for RootAlternatives<'_> {
 /// [`IterationPlanner`] decides whether a depth may start, and a proven result (full width)
 /// ends the deepening. Returns the last report (`None` only if no depth ran).
 fn deepen<E: Evaluator>(
-    tt: &mut TranspositionTable,
-    position: &Position,
-    max_depth: u32,
-    selectivity: Selectivity,
+    task: Task<'_>,
     eval: &E,
     limits: &Limits,
     progress: &mut dyn FnMut(&SearchReport),
 ) -> Option<SearchReport> {
+    let Task {
+        tt,
+        position,
+        max_depth,
+        selectivity,
+        busy,
+    } = task;
     let start = Instant::now();
     let mut planner = IterationPlanner::new(limits);
     let mut stopper = Stopper::new(limits);
@@ -133,6 +162,7 @@ fn deepen<E: Evaluator>(
         stopper: &mut stopper,
         selectivity,
         probcut: None,
+        busy,
     };
     let empties = position.empty_count();
     let max_depth = max_depth.clamp(1, empties.max(1));

@@ -55,6 +55,7 @@ use super::limits::Stopper;
 use super::midgame::Midgame;
 use super::probcut::{self, Selectivity};
 use super::stability::stable_discs;
+use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Color, Position, flips, last_flip_count, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator, Pattern};
@@ -66,6 +67,9 @@ const SHALLOW_EMPTIES: u32 = 6;
 const TT_EMPTIES: u32 = 10;
 /// At and above this many empties, children are looked up in the table before searching.
 const ETC_EMPTIES: u32 = 12;
+/// With several threads, from this many empties on a node puts off the moves another
+/// thread is searching (see `threads.rs`): below it a node is over before sharing pays.
+const SPLIT_EMPTIES: u32 = 12;
 /// From this many empties on, an exact solve starts with selective pre-searches.
 const PRESEARCH_EMPTIES: u32 = 18;
 
@@ -93,13 +97,15 @@ pub fn final_score(player: u64, opponent: u64) -> i32 {
 
 /// The solver's state for one solve.
 pub(crate) struct Endgame<'a> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
     /// Below 100%, null-window nodes far from the end take Multi-ProbCut cuts predicted by a
     /// shallow `pattern` search ([`probcut::endgame_cut`]): the pre-searches of
     /// [`Endgame::solve_selective`].
     pub selectivity: Selectivity,
+    /// With several threads, the moves being searched by others (see `threads.rs`).
+    pub busy: Option<&'a Busy>,
 }
 
 impl Endgame<'_> {
@@ -158,12 +164,13 @@ impl Endgame<'_> {
         let position = Position::from_player_opponent(player, opponent, Color::Black);
         let state = Pattern.state(&position);
         let mut shallow = Midgame {
-            tt: &mut *self.tt,
+            tt: self.tt,
             eval: &Pattern,
             nodes: 0,
             stopper: &mut *self.stopper,
             selectivity: Selectivity::FULL,
             probcut: None,
+            busy: None,
         };
         let mut result = None;
         if cut.high <= EVAL_LIMIT {
@@ -243,10 +250,16 @@ impl Endgame<'_> {
         );
         let mut best = -65;
         let mut best_move = NO_MOVE;
-        for (i, (sq, f)) in list.iter().enumerate() {
-            let bit = 1u64 << sq;
-            let (np, no) = (opponent & !f, player | f | bit);
-            let v = if i == 0 {
+        let mut split = Deferrer::new(self.busy.filter(|_| n >= SPLIT_EMPTIES));
+        let mut listed = list.iter();
+        let mut first = true;
+        while let Some((sq, f)) = split.next_move(&mut listed, player, opponent) {
+            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
+            let Some(claim) = split.start(sq, np, no) else {
+                continue;
+            };
+            let v = if first {
+                first = false;
                 -self.pvs(np, no, -beta, -alpha, n - 1).0
             } else {
                 let mut v = -self.nws(np, no, -alpha - 1, n - 1);
@@ -255,6 +268,7 @@ impl Endgame<'_> {
                 }
                 v
             };
+            split.finish(claim);
             if self.stopper.stopped() {
                 return (
                     best.max(v),
@@ -332,9 +346,15 @@ impl Endgame<'_> {
         order_moves((player, opponent), moves, tt_move, n, &mut list);
         let mut best = -65;
         let mut best_move = NO_MOVE;
-        for (sq, f) in list.iter() {
-            let bit = 1u64 << sq;
-            let v = -self.nws(opponent & !f, player | f | bit, -alpha - 1, n - 1);
+        let mut split = Deferrer::new(self.busy.filter(|_| n >= SPLIT_EMPTIES));
+        let mut listed = list.iter();
+        while let Some((sq, f)) = split.next_move(&mut listed, player, opponent) {
+            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
+            let Some(claim) = split.start(sq, np, no) else {
+                continue;
+            };
+            let v = -self.nws(np, no, -alpha - 1, n - 1);
+            split.finish(claim);
             if v > best {
                 best = v;
                 best_move = sq;

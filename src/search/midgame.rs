@@ -3,6 +3,7 @@
 
 use super::limits::Stopper;
 use super::probcut::{self, MpcTable, Selectivity};
+use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, CORNERS, Position, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator, EvaluatorKind};
@@ -41,6 +42,9 @@ const ETC_MIN_DEPTH: u32 = 6;
 /// is usually the best one. Together with the cut-off above: 67.1 M nodes, 7% less time.
 const IID_MIN_DEPTH: u32 = 8;
 const IID_REDUCTION: u32 = 4;
+/// With several threads, from this many plies left on a node puts off the moves another
+/// thread is searching (see `threads.rs`).
+const SPLIT_DEPTH: u32 = 4;
 /// The mobility sort key: this much per reply left to the opponent (corner replies twice)...
 const REPLY_WEIGHT: i32 = 16;
 /// ... less this much for taking a corner (worth two replies).
@@ -76,7 +80,7 @@ impl MoveList {
 
 /// The midgame search's state for one search.
 pub(crate) struct Midgame<'a, E: Evaluator> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub eval: &'a E,
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
@@ -84,6 +88,8 @@ pub(crate) struct Midgame<'a, E: Evaluator> {
     /// window try Multi-ProbCut cuts at `t` (see `probcut.rs`).
     pub selectivity: Selectivity,
     pub probcut: Option<&'a MpcTable>,
+    /// With several threads, the moves being searched by others (see `threads.rs`).
+    pub busy: Option<&'a Busy>,
 }
 
 impl<E: Evaluator> Midgame<'_, E> {
@@ -336,8 +342,13 @@ impl<E: Evaluator> Midgame<'_, E> {
         let mut best_move = NO_MOVE;
         let mut list = self.ordered_moves(position, state, moves, tt_move, depth);
         let mut first = true;
-        while let Some((sq, flips)) = list.next_best() {
+        let mut split = Deferrer::new(self.busy.filter(|_| depth >= SPLIT_DEPTH));
+        let mut listed = std::iter::from_fn(|| list.next_best());
+        while let Some((sq, flips)) = split.next_move(&mut listed, p, o) {
             let child = position.play_flips(1u64 << sq, flips);
+            let Some(claim) = split.start(sq, child.player(), child.opponent()) else {
+                continue;
+            };
             let child_state = self.eval.play(state, sq as usize, flips);
             let v = if first {
                 first = false;
@@ -353,6 +364,7 @@ impl<E: Evaluator> Midgame<'_, E> {
                 }
                 v
             };
+            split.finish(claim);
             if self.stopper.stopped() {
                 return (best, best_move);
             }
@@ -392,13 +404,13 @@ mod tests {
     use super::*;
     use crate::eval::{Pattern, PatternWthor};
     use crate::search::limits::Limits;
-    use std::cell::Cell;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     /// An evaluator that scores like `E` and checks, at every node, that the score from the
     /// state the search carried equals the score computed from scratch.
     struct Checked<E> {
         inner: E,
-        checks: Cell<u64>,
+        checks: AtomicU64,
     }
 
     impl<E: Evaluator> Evaluator for Checked<E> {
@@ -424,14 +436,14 @@ mod tests {
         fn evaluate_with(&self, state: &E::State, position: &Position) -> i32 {
             let score = self.inner.evaluate_with(state, position);
             assert_eq!(score, self.inner.evaluate(position), "{position:?}");
-            self.checks.set(self.checks.get() + 1);
+            self.checks.fetch_add(1, Ordering::Relaxed);
             score
         }
 
         fn leaf_score(&self, state: &E::State, child: &Position, square: usize, flips: u64) -> i32 {
             let score = self.inner.leaf_score(state, child, square, flips);
             assert_eq!(score, self.inner.evaluate(child), "{child:?}");
-            self.checks.set(self.checks.get() + 1);
+            self.checks.fetch_add(1, Ordering::Relaxed);
             score
         }
     }
@@ -465,23 +477,24 @@ mod tests {
         assert!(passes > 0, "the games meet no pass");
         let eval = Checked {
             inner,
-            checks: Cell::new(0),
+            checks: AtomicU64::new(0),
         };
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let mut stopper = Stopper::new(&Limits::none());
-        let mut search = full_width(&mut tt, &eval, &mut stopper);
+        let mut search = full_width(&tt, &eval, &mut stopper);
         // Every fourth position, searched 4 plies deep: the searches meet the passes and the
         // finished games near the end of the random games.
         for position in positions.iter().step_by(4) {
             let state = eval.state(position);
             search.search(position, &state, 4, -INFINITY, INFINITY);
         }
-        assert!(eval.checks.get() > 100_000, "{} checks", eval.checks.get());
+        let checks = eval.checks.load(Ordering::Relaxed);
+        assert!(checks > 100_000, "{checks} checks");
     }
 
     /// A full-width search with `eval`.
     fn full_width<'a, E: Evaluator>(
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         eval: &'a E,
         stopper: &'a mut Stopper,
     ) -> Midgame<'a, E> {
@@ -492,6 +505,7 @@ mod tests {
             stopper,
             selectivity: Selectivity::FULL,
             probcut: None,
+            busy: None,
         }
     }
 
@@ -536,9 +550,9 @@ mod tests {
         let mut checked = 0;
         for (i, position) in positions.iter().enumerate().step_by(3) {
             let depth = 1 + (i as u32 % 4);
-            let mut tt = TranspositionTable::new(1);
+            let tt = TranspositionTable::new(1);
             let mut stopper = Stopper::new(&Limits::none());
-            let mut search = full_width(&mut tt, &eval, &mut stopper);
+            let mut search = full_width(&tt, &eval, &mut stopper);
             let state = eval.state(position);
             let (v, _) = search.search(position, &state, depth, -INFINITY, INFINITY);
             assert_eq!(

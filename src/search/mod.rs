@@ -66,6 +66,7 @@ mod midgame;
 pub mod probcut;
 mod report;
 mod stability;
+mod threads;
 mod time;
 mod tt;
 
@@ -79,6 +80,7 @@ pub use midgame::{INFINITY, WIN, terminal_score};
 pub use probcut::Selectivity;
 pub use report::{SearchReport, Value};
 pub use stability::stable_discs;
+pub use threads::{MAX_THREADS, available_threads, parse_threads};
 pub use time::{TimeBudget, limits_for, move_time};
 pub use tt::TranspositionTable;
 
@@ -92,6 +94,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use report::{pass_report, principal_variation};
 use std::sync::Arc;
+use threads::Busy;
 
 /// At and below this many empties, a solve's principal variation is proven move by move.
 const PV_PROOF_EMPTIES: u32 = 14;
@@ -113,6 +116,10 @@ pub struct Searcher {
     /// Out of the book, the midgame search plays any root move within this many hundredths of
     /// a disc of the best, drawn at random (0: always the best).
     randomness: i32,
+    /// The threads a search or solve runs on, and the moves they are searching at the moment
+    /// (see `threads.rs`).
+    threads: usize,
+    busy: Busy,
 }
 
 /// From this many empties on, an exact solve starts from a searched guess of its score.
@@ -162,7 +169,20 @@ impl Searcher {
             book: None,
             book_randomness: 0,
             randomness: 0,
+            threads: 1,
+            busy: Busy::default(),
         }
+    }
+
+    /// Searches and solves with `threads` threads (at least 1; 1, the default, is
+    /// deterministic).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The threads searches and solves run on.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Out of the book, lets the midgame search play any root move within `randomness`
@@ -358,12 +378,14 @@ impl Searcher {
             return r;
         }
         let deepen = Deepen {
-            tt: &mut self.tt,
+            tt: &self.tt,
             position,
             max_depth: level.depth,
             selectivity: self.selectivity,
             limits,
             progress,
+            threads: self.threads,
+            busy: &self.busy,
         };
         let report = level.search_evaluator().dispatch(deepen).flatten();
         // Neither is `None` in practice (a search evaluator is never `random`, and depth 1
@@ -390,7 +412,7 @@ impl Searcher {
         let alternatives = level
             .search_evaluator()
             .dispatch(deepen::RootAlternatives {
-                tt: &mut self.tt,
+                tt: &self.tt,
                 position,
                 depth: report.depth,
                 selectivity: self.selectivity,
@@ -450,34 +472,41 @@ impl Searcher {
         } else {
             (0, 0)
         };
-        let mut stopper = Stopper::new(limits);
-        let mut solver = Endgame {
-            tt: &mut self.tt,
-            nodes: 0,
-            stopper: &mut stopper,
-            selectivity: Selectivity::FULL,
-        };
         let (p, o, n) = (
             position.player(),
             position.opponent(),
             position.empty_count(),
         );
-        let (mut score, mut best) = match mode {
-            EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
-            EndgameMode::Wld | EndgameMode::WinElseLeast => {
-                solver.solve_selective(p, o, 0, n, true)
+        let (tt, busy) = (&self.tt, (self.threads > 1).then_some(&self.busy));
+        let solve = |limits: &Limits| {
+            let mut stopper = Stopper::new(limits);
+            let mut solver = Endgame {
+                tt,
+                nodes: 0,
+                stopper: &mut stopper,
+                selectivity: Selectivity::FULL,
+                busy,
+            };
+            let (mut score, mut best) = match mode {
+                EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
+                EndgameMode::Wld | EndgameMode::WinElseLeast => {
+                    solver.solve_selective(p, o, 0, n, true)
+                }
+            };
+            let mut value = match mode {
+                EndgameMode::Exact => Value::Exact(score),
+                _ => Value::Wld(score.signum()),
+            };
+            if mode == EndgameMode::WinElseLeast && score < 0 && !solver.stopper.stopped() {
+                (score, best) = solver.solve_exact(p, o, score, n);
+                value = Value::Exact(score);
             }
+            (value, best, solver.nodes, stopper.stopped())
         };
-        let mut value = match mode {
-            EndgameMode::Exact => Value::Exact(score),
-            _ => Value::Wld(score.signum()),
-        };
-        if mode == EndgameMode::WinElseLeast && score < 0 && !solver.stopper.stopped() {
-            (score, best) = solver.solve_exact(p, o, score, n);
-            value = Value::Exact(score);
-        }
-        let nodes = solver.nodes + backup.nodes + guess_nodes;
-        if stopper.stopped() {
+        let ((value, best, solver_nodes, stopped), helper_nodes) =
+            threads::with_helpers(self.threads, limits, || solve(limits), |l| solve(l).2);
+        let nodes = solver_nodes + helper_nodes + backup.nodes + guess_nodes;
+        if stopped {
             let mut r = backup;
             r.nodes = nodes;
             r.elapsed = start.elapsed();
@@ -583,10 +612,11 @@ impl Searcher {
     pub fn solve_window(&mut self, position: &Position, alpha: i32, beta: i32) -> (i32, u64) {
         let mut stopper = Stopper::new(&Limits::none());
         let mut solver = Endgame {
-            tt: &mut self.tt,
+            tt: &self.tt,
             nodes: 0,
             stopper: &mut stopper,
             selectivity: Selectivity::FULL,
+            busy: None,
         };
         let n = position.empty_count();
         let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);

@@ -6,6 +6,8 @@
 //! previous ones' work, but a deep entry of an earlier search no longer guards its slot
 //! against the current search's results.
 
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
 /// Scores of different searches are kept apart by `kind`: [`KIND_ENDGAME`] for exact disc
 /// scores, an evaluator's [`crate::eval::Evaluator::ID`] for its midgame scores.
 pub const KIND_ENDGAME: u8 = 0;
@@ -28,18 +30,100 @@ pub struct Entry {
     age: u8,
 }
 
+impl Entry {
+    /// The entry's data words: the bounds, and the move, depth, kind and age.
+    fn data(&self) -> (u64, u64) {
+        let bounds = u64::from(self.lower as u32) | (u64::from(self.upper as u32) << 32);
+        let info = u64::from(self.best)
+            | (u64::from(self.depth) << 8)
+            | (u64::from(self.kind) << 16)
+            | (u64::from(self.age) << 24);
+        (bounds, info)
+    }
+
+    fn is_of(&self, player: u64, opponent: u64, kind: u8) -> bool {
+        self.age != 0 && self.player == player && self.opponent == opponent && self.kind == kind
+    }
+}
+
 /// No best move stored.
 pub const NO_MOVE: u8 = 64;
 
-/// A fixed-size table of [`Entry`] values.
-pub struct TranspositionTable {
-    entries: Vec<Entry>,
-    mask: usize,
-    /// The age of the current search's entries, never 0.
-    age: u8,
+/// One slot, four words that threads read and write without locks. The key words hold the
+/// position XORed with both data words, so a slot read while another thread was writing it
+/// (words of two different entries) decodes to a position that is not the one probed, and
+/// counts as a miss: a probe only ever returns an entry some search stored whole.
+#[derive(Default)]
+struct Slot {
+    key: [AtomicU64; 2],
+    bounds: AtomicU64,
+    info: AtomicU64,
 }
 
-fn hash(player: u64, opponent: u64) -> u64 {
+impl Slot {
+    /// The slot's words as they are: keys, bounds, info.
+    #[inline]
+    fn raw(&self) -> [u64; 4] {
+        [
+            self.key[0].load(Ordering::Relaxed),
+            self.key[1].load(Ordering::Relaxed),
+            self.bounds.load(Ordering::Relaxed),
+            self.info.load(Ordering::Relaxed),
+        ]
+    }
+
+    /// Writes words read by [`Slot::raw`] (a torn entry stays detectably torn).
+    #[inline]
+    fn write_raw(&self, [key0, key1, bounds, info]: [u64; 4]) {
+        self.key[0].store(key0, Ordering::Relaxed);
+        self.key[1].store(key1, Ordering::Relaxed);
+        self.bounds.store(bounds, Ordering::Relaxed);
+        self.info.store(info, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn load(&self) -> Entry {
+        Slot::decode(self.raw())
+    }
+
+    #[inline]
+    fn decode([key0, key1, bounds, info]: [u64; 4]) -> Entry {
+        let check = bounds ^ info;
+        Entry {
+            player: key0 ^ check,
+            opponent: key1 ^ check,
+            lower: bounds as u32 as i32,
+            upper: (bounds >> 32) as u32 as i32,
+            best: info as u8,
+            depth: (info >> 8) as u8,
+            kind: (info >> 16) as u8,
+            age: (info >> 24) as u8,
+        }
+    }
+
+    #[inline]
+    fn save(&self, entry: &Entry) {
+        let (bounds, info) = entry.data();
+        let check = bounds ^ info;
+        self.write_raw([entry.player ^ check, entry.opponent ^ check, bounds, info]);
+    }
+
+    fn clear(&self) {
+        self.save(&Entry::default());
+    }
+}
+
+/// A fixed-size table of [`Entry`] values, shared by the threads of a search: every method
+/// takes `&self`, and no lock is taken (see [`Slot`]). Two threads storing into one bucket
+/// at once may lose one of the results, never corrupt one.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    /// The age of the current search's entries, never 0.
+    age: AtomicU8,
+}
+
+pub(crate) fn hash(player: u64, opponent: u64) -> u64 {
     let h = (player ^ opponent.rotate_left(29).wrapping_mul(0xD6E8_FEB8_6659_FD93))
         .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     h ^ (h >> 29)
@@ -48,12 +132,12 @@ fn hash(player: u64, opponent: u64) -> u64 {
 /// Asks Linux to back the table's reserved (not yet touched) memory with 2 MiB pages: probes
 /// land all over the table, and with 4 KiB pages nearly each one also misses the address
 /// translation cache. Only a hint: where the kernel declines, nothing changes.
-fn advise_huge_pages(entries: &Vec<Entry>) {
+fn advise_huge_pages(slots: &Vec<Slot>) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
-        let start = entries.as_ptr() as usize;
-        let end = start + entries.capacity() * std::mem::size_of::<Entry>();
+        let start = slots.as_ptr() as usize;
+        let end = start + slots.capacity() * std::mem::size_of::<Slot>();
         let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
         if last > first {
             // SAFETY: the range lies inside the vector's own allocation; the advice changes
@@ -68,44 +152,48 @@ fn advise_huge_pages(entries: &Vec<Entry>) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = entries;
+    let _ = slots;
 }
 
 impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least 1024 entries), rounded down to a power of two.
     pub fn new(mib: usize) -> TranspositionTable {
         let bytes = mib.saturating_mul(1 << 20);
-        let wanted = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let wanted = (bytes / std::mem::size_of::<Slot>()).max(1024);
         let mut size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         // A size the allocator refuses would abort the process: halve it until it fits.
-        let mut entries = Vec::new();
-        while entries.try_reserve_exact(size).is_err() && size > 1024 {
+        let mut slots = Vec::new();
+        while slots.try_reserve_exact(size).is_err() && size > 1024 {
             size /= 2;
             log::warn!("cannot allocate the hash table; trying {size} entries");
         }
-        advise_huge_pages(&entries);
-        entries.resize(size, Entry::default());
+        advise_huge_pages(&slots);
+        slots.resize_with(size, Slot::default);
         TranspositionTable {
-            entries,
+            slots,
             mask: size - 2,
-            age: 1,
+            age: AtomicU8::new(1),
         }
     }
 
     /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.age = 1;
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.clear();
+        }
+        self.age.store(1, Ordering::Relaxed);
     }
 
     /// Starts a new search: entries of earlier ones stay readable, but give way to this one's.
-    pub fn new_search(&mut self) {
-        self.age = if self.age == u8::MAX { 1 } else { self.age + 1 };
+    pub fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age
+            .store(if age == u8::MAX { 1 } else { age + 1 }, Ordering::Relaxed);
     }
 
     /// The number of slots.
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.slots.len()
     }
 
     /// Asks the processor to bring this position's bucket into the cache: a probe soon after
@@ -116,7 +204,7 @@ impl TranspositionTable {
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let i = hash(player, opponent) as usize & self.mask;
-            let bucket = self.entries[i..].as_ptr().cast::<i8>();
+            let bucket = self.slots[i..].as_ptr().cast::<i8>();
             // SAFETY: a prefetch only hints the cache; the address is inside the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
         }
@@ -128,16 +216,16 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64, kind: u8) -> Option<Entry> {
         let i = hash(player, opponent) as usize & self.mask;
-        self.entries[i..i + 2]
+        self.slots[i..i + 2]
             .iter()
-            .find(|e| e.age != 0 && e.player == player && e.opponent == opponent && e.kind == kind)
-            .copied()
+            .map(Slot::load)
+            .find(|e| e.is_of(player, opponent, kind))
     }
 
     /// Stores bounds `lower..=upper` at `depth` with the best move `best`.
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         (player, opponent): (u64, u64),
         kind: u8,
         depth: u8,
@@ -154,13 +242,13 @@ impl TranspositionTable {
             best,
             depth,
             kind,
-            age: self.age,
+            age: self.age.load(Ordering::Relaxed),
         };
-        let bucket = &mut self.entries[i..i + 2];
-        if let Some(slot) = bucket
-            .iter_mut()
-            .find(|e| e.age != 0 && e.player == player && e.opponent == opponent && e.kind == kind)
-        {
+        let bucket = &self.slots[i..i + 2];
+        let first = bucket[0].raw();
+        let stored = [Slot::decode(first), bucket[1].load()];
+        if let Some(k) = stored.iter().position(|e| e.is_of(player, opponent, kind)) {
+            let slot = &stored[k];
             if slot.depth == depth {
                 // Same search depth: both bounds hold, so keep the tighter of each. The best
                 // move is the one that proved the lower bound kept: a search that failed low
@@ -177,15 +265,18 @@ impl TranspositionTable {
                 }
             } else if slot.depth > depth {
                 // A deeper result stands; it now belongs to this search too.
-                slot.age = entry.age;
+                bucket[k].save(&Entry {
+                    age: entry.age,
+                    ..*slot
+                });
                 return;
             }
-            *slot = entry;
-        } else if bucket[0].age != entry.age || bucket[0].depth <= depth {
-            bucket[1] = bucket[0];
-            bucket[0] = entry;
+            bucket[k].save(&entry);
+        } else if stored[0].age != entry.age || stored[0].depth <= depth {
+            bucket[1].write_raw(first);
+            bucket[0].save(&entry);
         } else {
-            bucket[1] = entry;
+            bucket[1].save(&entry);
         }
     }
 }
@@ -196,7 +287,7 @@ mod tests {
 
     #[test]
     fn stores_and_merges_bounds() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         assert!(tt.probe(1, 2, KIND_ENDGAME).is_none());
         tt.store((1, 2), KIND_ENDGAME, 10, -64, 8, 5);
         tt.store((1, 2), KIND_ENDGAME, 10, 4, 64, NO_MOVE);
@@ -210,13 +301,13 @@ mod tests {
     fn an_exact_entry_names_the_move_that_proved_its_value() {
         // Move 12 proved the value at least 24; a later search that failed low at 24 names
         // move 30, which is only known to be no better than 24.
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store((1, 2), KIND_ENDGAME, 12, 24, 64, 12);
         tt.store((1, 2), KIND_ENDGAME, 12, -64, 24, 30);
         let e = tt.probe(1, 2, KIND_ENDGAME).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (24, 24, 12));
         // In the other order, the later search proves the lower bound with its move.
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store((1, 2), KIND_ENDGAME, 12, -64, 24, 30);
         tt.store((1, 2), KIND_ENDGAME, 12, 24, 64, 12);
         let e = tt.probe(1, 2, KIND_ENDGAME).unwrap();
@@ -225,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_deep_entry_guards_its_slot_only_in_the_search_that_wrote_it() {
-        let mut tt = TranspositionTable::new(0);
+        let tt = TranspositionTable::new(0);
         let mask = tt.mask;
         let bucket = |p: u64| hash(p, 0) as usize & mask;
         let same: Vec<u64> = (2..).filter(|&p| bucket(p) == bucket(1)).take(2).collect();

@@ -10,7 +10,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 /// The commands we answer, as `list_commands` prints them.
-pub const COMMANDS: [&str; 22] = [
+pub const COMMANDS: [&str; 23] = [
     "protocol_version",
     "name",
     "version",
@@ -33,6 +33,7 @@ pub const COMMANDS: [&str; 22] = [
     "othello-engine-levels",
     "othello-engine-set",
     "othello-engine-book",
+    "othello-engine-threads",
 ];
 
 /// A GTP command with its arguments checked.
@@ -83,6 +84,9 @@ pub enum GtpCommand {
     /// `othello-engine-book`: the book moves of the current position with their values,
     /// best first, so that a controller can tell whether `genmove` plays from the book.
     ShowBook,
+    /// `othello-engine-threads <n>`: the threads of the next searches (1 to
+    /// [`crate::search::MAX_THREADS`]).
+    SetThreads(usize),
 }
 
 /// One input line: its id, and the command or why it was refused.
@@ -217,6 +221,8 @@ fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
         "list_games" => no_arguments(args, C::ListGames),
         "othello-engine-levels" => no_arguments(args, C::ShowLevels),
         "othello-engine-book" => no_arguments(args, C::ShowBook),
+        "othello-engine-threads" => arguments(args, word, "a thread count")
+            .and_then(|n| crate::search::parse_threads(n).map(C::SetThreads)),
         "othello-engine-set" => arguments(
             args,
             (terminated(word, space1), word),

@@ -152,6 +152,12 @@ impl GtpSession {
                 self.levels.apply(setting);
                 Ok(String::new())
             }
+            C::SetThreads(threads) => {
+                if let Some(searcher) = worker.searcher() {
+                    searcher.set_threads(threads);
+                }
+                Ok(String::new())
+            }
             C::ShowBook => {
                 let position = self.position();
                 let reports = worker
