@@ -82,6 +82,12 @@ fn fixed_transcript_is_exact() {
             &["? bad midgame-depth '99': expected a whole number from 1 to 60"],
         ),
         ("othello-engine-threads 2", &["="]),
+        ("othello-engine-ponder on", &["="]),
+        ("othello-engine-ponder off", &["="]),
+        (
+            "othello-engine-ponder sometimes",
+            &["? bad switch 'sometimes': expected on or off"],
+        ),
         (
             "othello-engine-threads 0",
             &["? bad thread count '0': expected a whole number from 1 to 256"],
@@ -113,6 +119,7 @@ fn fixed_transcript_is_exact() {
         "time_left",
         "othello-engine-set",
         "othello-engine-threads",
+        "othello-engine-ponder",
     ] {
         assert!(
             listed.iter().any(|l| l.trim_start_matches("= ") == needed),

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::server::Server;
+use common::server::{Server, go_answer};
 use othello_engine::board::{Move, Position};
 use std::time::{Duration, Instant};
 
@@ -29,20 +29,6 @@ fn after(moves: &[&str]) -> Position {
     moves.iter().fold(Position::start(), |p, m| {
         p.play(m.parse::<Move>().expect("a move")).expect("legal")
     })
-}
-
-/// The move of an `=== MOVE/EVAL/TIME` line, checked legal in `position`.
-fn go_answer(s: &mut Server, position: &Position) -> Move {
-    let line = s.until(|l| l.starts_with("===")).pop().expect("a line");
-    let text = line.trim_start_matches("=== ");
-    let mv: Move = text
-        .split('/')
-        .next()
-        .unwrap_or("")
-        .parse()
-        .expect("a move");
-    assert!(position.is_legal(mv), "{line} in\n{position}");
-    mv
 }
 
 /// The move of a GTP `= MOVE` reply, checked legal in `position`.

@@ -302,14 +302,23 @@ impl MatchConfig {
             Some(c) => parse_in_range(c, "--concurrency", 1..=MAX_CONCURRENCY)? as usize,
             None => 1,
         };
+        // A game keeps one engine busy, both when one ponders.
         let threads = engines.iter().map(EngineSpec::threads).max().unwrap_or(1);
-        let cores = crate::search::available_threads();
-        if threads * concurrency > cores {
+        let busy = if engines.iter().any(EngineSpec::ponders) {
+            2
+        } else {
+            1
+        };
+        let (needed, cores) = (
+            threads * busy * concurrency,
+            crate::search::available_threads(),
+        );
+        if needed > cores {
             eprintln!(
-                "match: warning: {concurrency} games at once with engines of {threads} threads \
-                 need {} cores, and this machine gives {cores}: the engines will slow each \
-                 other down",
-                threads * concurrency
+                "match: warning: {concurrency} games at once with engines of {threads} \
+                 threads{} need {needed} cores, and this machine gives {cores}: the engines \
+                 will slow each other down",
+                if busy == 2 { ", pondering," } else { "" }
             );
         }
         let sprt = args

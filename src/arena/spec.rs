@@ -43,6 +43,16 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// Whether the engine thinks on its opponent's time, as far as its flags tell (a `self:`
+    /// engine's `--ponder`): then it keeps its cores busy while the other engine thinks.
+    pub fn ponders(&self) -> bool {
+        self.is_self
+            && self.args.iter().enumerate().any(|(i, w)| {
+                w == "--ponder=on"
+                    || (w == "--ponder" && self.args.get(i + 1).is_none_or(|v| v != "off"))
+            })
+    }
+
     /// The threads the engine searches with, as far as its flags tell: a `self:` engine's
     /// `--threads`; 1 for other engines, whose flags we cannot read.
     pub fn threads(&self) -> usize {
@@ -267,6 +277,14 @@ mod tests {
         let t = EngineSpec::parse("self:--threads 4").unwrap();
         assert_eq!(t.args, ["gtp", "--threads", "4", "--no-book"]);
         assert_eq!(t.threads(), 4);
+        assert!(!t.ponders());
+        assert!(
+            EngineSpec::parse("self:--ponder --level 3")
+                .unwrap()
+                .ponders()
+        );
+        assert!(EngineSpec::parse("self:--ponder on").unwrap().ponders());
+        assert!(!EngineSpec::parse("self:--ponder off").unwrap().ponders());
         assert_eq!(EngineSpec::parse("gtp:x --threads 8").unwrap().threads(), 1);
         let s = EngineSpec::parse("self:--book builtin --book-randomness 0").unwrap();
         assert_eq!(

@@ -2,7 +2,7 @@
 
 use super::args::{LevelArgs, error};
 use crate::arena::options::CliError;
-use crate::protocol::{Protocol, ServeConfig, init_logging, serve};
+use crate::protocol::{Protocol, ServeConfig, init_logging, on_off, serve};
 use crate::search::DEFAULT_HASH_MIB;
 use clap::Args;
 
@@ -14,6 +14,10 @@ pub struct ServeArgs {
     /// Append a debug log to FILE (nothing is logged to stderr by default: NBoard reads it).
     #[arg(long, value_name = "FILE")]
     log_file: Option<String>,
+    /// Think on the opponent's time after each move (`--ponder` or `--ponder on`; default
+    /// off).
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", value_parser = on_off)]
+    ponder: Option<bool>,
 }
 
 /// Serves `protocol` (or the one the first input line implies) until `quit` or end of input.
@@ -24,6 +28,7 @@ pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> 
         levels: args.levels.levels(),
         hash_mib: args.levels.hash.unwrap_or(DEFAULT_HASH_MIB),
         threads: args.levels.threads(),
+        ponder: args.ponder.unwrap_or(false),
         seed: args.levels.seed,
         book: args.levels.opening_book(),
         book_randomness: args.levels.book_randomness(),

@@ -34,6 +34,8 @@ pub struct ServeConfig {
     pub hash_mib: usize,
     /// The threads each search runs on.
     pub threads: usize,
+    /// Whether the engine thinks on the opponent's time after its moves.
+    pub ponder: bool,
     /// Seed for the random evaluator and the book's choices, for reproducible games.
     pub seed: Option<u64>,
     /// The opening book to play from, if any.
@@ -46,6 +48,16 @@ pub struct ServeConfig {
     pub book_path: Option<String>,
 }
 
+/// A switch as users write it: `on` or `off` (`--ponder`, GTP's `othello-engine-ponder`,
+/// NBoard's `set ponder`).
+pub fn on_off(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!("bad switch '{other}': expected on or off")),
+    }
+}
+
 /// Serves `forced` (or the protocol the first non-empty line implies) on stdin/stdout until
 /// `quit` or end of input.
 pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
@@ -56,6 +68,7 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     searcher.set_randomness(config.randomness);
     searcher.set_threads(config.threads);
     let mut worker = Worker::new(searcher, config.hash_mib, sender, events);
+    worker.set_ponder(config.ponder);
     let protocol = forced.unwrap_or_else(|| match worker.peek_first_command() {
         Some(line) if line.trim_start().starts_with("nboard") => Protocol::NBoard,
         _ => Protocol::Gtp,

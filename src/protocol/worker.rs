@@ -3,8 +3,17 @@
 //! The [`Searcher`] moves into a search thread for each job and comes back with the
 //! [`Event::SearchFinished`] event, so no lock is held while thinking and a stop flag is the
 //! only thing shared with a running search.
+//!
+//! **Pondering.** A session that ponders hands the worker the plan of a ponder for after its
+//! move ([`Worker::ponder_after`], [`Worker::ponder_after_search`]); it starts once the searcher is free and no input waits,
+//! so it never comes between a command and its reply. Anything that needs the searcher
+//! (a search, a wait for one, `quit`) stops it first, and so does a new position that is
+//! neither the ponder's root nor one move from it ([`Worker::position_changed`]); a ponder
+//! prints nothing, and it stops within a poll of the search (well under a millisecond of
+//! nodes), so no reply waits on it.
 
-use crate::search::{SearchReport, Searcher};
+use crate::board::{Move, Position};
+use crate::search::{Levels, Limits, SearchReport, Searcher, TimeBudget};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -24,6 +33,43 @@ pub enum Event {
 /// A search job: runs on the search thread with the searcher, prints what it prints.
 pub type SearchJob = Box<dyn FnOnce(&mut Searcher) -> Option<SearchReport> + Send>;
 
+/// What a ponder needs from the engine's move: the root (the position after the move) and
+/// the job, made from the report of the search that chose the move and the ponder's stop
+/// flag; `None` when there is nothing to ponder (the game is over).
+pub type PonderPlan =
+    Box<dyn FnOnce(&SearchReport, Arc<AtomicBool>) -> Option<(Position, SearchJob)> + Send>;
+
+/// The plan of a ponder after the engine's search of `position` (with `levels`, and `budget`,
+/// the engine's clock if one runs): [`Searcher::ponder`] on the position after the move
+/// played, the reply its principal variation expects first.
+pub fn ponder_plan(position: Position, levels: Levels, budget: Option<TimeBudget>) -> PonderPlan {
+    Box::new(move |report, stop| {
+        let root = position.play(report.best_move).ok()?;
+        if root.is_game_over() {
+            return None;
+        }
+        let expected = report.pv.get(1).copied();
+        let limits = Limits {
+            stop,
+            ..Limits::none()
+        };
+        let job: SearchJob = Box::new(move |searcher| {
+            let nodes = searcher.ponder(&root, expected, &levels, budget, &limits);
+            log::debug!("pondered {nodes} nodes ({})", ponder_name(&root, expected));
+            None
+        });
+        Some((root, job))
+    })
+}
+
+/// How a log line names a ponder.
+fn ponder_name(root: &Position, expected: Option<Move>) -> String {
+    match expected {
+        Some(m) if root.is_legal(m) => format!("expecting {m}"),
+        _ => "no expected reply".to_string(),
+    }
+}
+
 /// The input queue and the searcher, idle or lent to a running search.
 pub struct Worker {
     searcher: Option<Box<Searcher>>,
@@ -34,6 +80,16 @@ pub struct Worker {
     input_ended: bool,
     running_stop: Option<Arc<AtomicBool>>,
     last_report: Option<SearchReport>,
+    /// The ponder to start when the session goes idle: its root, stop flag and job.
+    next_ponder: Option<(Position, Arc<AtomicBool>, SearchJob)>,
+    /// The root of the running ponder, when the running job is one.
+    pondering: Option<Position>,
+    /// The threads of the searcher, given again to a fresh one after a panic.
+    threads: usize,
+    /// Whether the engine ponders after its moves (`--ponder`), and the plan of the ponder
+    /// after the running search, if it is the engine's move.
+    ponder: bool,
+    after_search: Option<PonderPlan>,
 }
 
 impl Worker {
@@ -45,6 +101,11 @@ impl Worker {
         events: Receiver<Event>,
     ) -> Worker {
         Worker {
+            threads: searcher.threads(),
+            next_ponder: None,
+            pondering: None,
+            ponder: false,
+            after_search: None,
             searcher: Some(Box::new(searcher)),
             hash_mib,
             sender,
@@ -73,6 +134,7 @@ impl Worker {
             return Some(line);
         }
         while !self.input_ended {
+            self.start_pending_ponder();
             match self.events.recv() {
                 Ok(Event::Line(line)) => return Some(line),
                 Ok(Event::EndOfInput) | Err(_) => self.input_ended = true,
@@ -82,21 +144,107 @@ impl Worker {
         None
     }
 
-    /// Whether a search is running.
+    /// Whether a search is running (a ponder does not count).
     pub fn is_searching(&self) -> bool {
-        self.running_stop.is_some()
+        self.running_stop.is_some() && self.pondering.is_none()
     }
 
-    /// Starts `job` on a search thread, after any running search has finished; `stop` is the
-    /// flag the job's limits watch.
+    /// Whether the running job is a ponder.
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.is_some()
+    }
+
+    /// Turns pondering on or off (off stops a running ponder).
+    pub fn set_ponder(&mut self, on: bool) {
+        self.ponder = on;
+        if !on {
+            self.next_ponder = None;
+            self.after_search = None;
+            self.stop_pondering();
+        }
+    }
+
+    /// Whether the engine ponders.
+    pub fn ponders(&self) -> bool {
+        self.ponder
+    }
+
+    /// When pondering is on, ponders as `plan` says once the running search (the engine's
+    /// move) has finished with a report, the searcher is free and no input waits.
+    pub fn ponder_after_search(&mut self, plan: PonderPlan) {
+        if self.ponder && self.is_searching() {
+            self.after_search = Some(plan);
+        }
+    }
+
+    /// When pondering is on, ponders as `plan` says after the finished search of `report`
+    /// (the engine's move), once no input waits.
+    pub fn ponder_after(&mut self, report: &SearchReport, plan: PonderPlan) {
+        if !self.ponder {
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        self.next_ponder = plan(report, stop.clone()).map(|(root, job)| (root, stop, job));
+    }
+
+    /// Tells the worker the session's position is now `position`: a ponder (running or
+    /// waiting) whose root is neither this position nor one move before it is stopped or
+    /// dropped, since its work no longer leads anywhere.
+    pub fn position_changed(&mut self, position: &Position) {
+        let related = |root: &Position| {
+            root == position
+                || root.must_pass() && root.pass() == *position
+                || root
+                    .legal_squares()
+                    .into_iter()
+                    .any(|sq| root.play(Move::Play(sq)).is_ok_and(|c| c == *position))
+        };
+        if self
+            .next_ponder
+            .as_ref()
+            .is_some_and(|(root, ..)| !related(root))
+        {
+            self.next_ponder = None;
+        }
+        if self.pondering.as_ref().is_some_and(|root| !related(root)) {
+            self.raise_stop();
+        }
+    }
+
+    /// Starts the waiting ponder if the searcher is free.
+    fn start_pending_ponder(&mut self) {
+        if self.running_stop.is_some() || self.searcher.is_none() {
+            return;
+        }
+        if let Some((root, stop, job)) = self.next_ponder.take() {
+            self.start_job(stop, job);
+            self.pondering = Some(root);
+        }
+    }
+
+    /// Stops a running ponder, without waiting for it.
+    fn stop_pondering(&self) {
+        if self.pondering.is_some() {
+            self.raise_stop();
+        }
+    }
+
+    /// Starts `job` on a search thread, after any running search has finished (a ponder is
+    /// stopped); `stop` is the flag the job's limits watch.
     pub fn start(&mut self, stop: Arc<AtomicBool>, job: SearchJob) {
+        self.next_ponder = None;
+        self.after_search = None;
         self.wait();
+        self.start_job(stop, job);
+    }
+
+    fn start_job(&mut self, stop: Arc<AtomicBool>, job: SearchJob) {
         let Some(mut searcher) = self.searcher.take() else {
             log::error!("no searcher to start a search with");
             return;
         };
         let sender = self.sender.clone();
-        let hash_mib = self.hash_mib;
+        let (hash_mib, threads) = (self.hash_mib, self.threads);
         self.running_stop = Some(stop);
         std::thread::spawn(move || {
             let outcome = catch_unwind(AssertUnwindSafe(|| job(&mut searcher)));
@@ -106,7 +254,9 @@ impl Worker {
                     // The searcher may be inconsistent after a panic; a fresh one keeps the
                     // session alive, and the session always gets its answer.
                     log::error!("the search panicked");
-                    (Box::new(Searcher::new(hash_mib, None)), None)
+                    let mut fresh = Searcher::new(hash_mib, None);
+                    fresh.set_threads(threads);
+                    (Box::new(fresh), None)
                 }
             };
             let _ = sender.send(Event::SearchFinished(searcher, report));
@@ -126,6 +276,7 @@ impl Worker {
         &mut self,
         interrupts: &dyn Fn(&str) -> bool,
     ) -> Option<SearchReport> {
+        self.stop_pondering();
         if self.pending.iter().any(|line| interrupts(line)) {
             self.raise_stop();
         }
@@ -149,6 +300,8 @@ impl Worker {
 
     /// Stops the running search (if any) and waits until it has printed all it will print.
     pub fn stop(&mut self) -> Option<SearchReport> {
+        self.next_ponder = None;
+        self.after_search = None;
         self.raise_stop();
         self.wait()
     }
@@ -166,8 +319,15 @@ impl Worker {
     }
 
     fn finished(&mut self, searcher: Box<Searcher>, report: Option<SearchReport>) {
+        self.threads = searcher.threads();
         self.searcher = Some(searcher);
-        self.last_report = report;
         self.running_stop = None;
+        if self.pondering.take().is_some() {
+            return;
+        }
+        if let (Some(plan), Some(report)) = (self.after_search.take(), &report) {
+            self.ponder_after(report, plan);
+        }
+        self.last_report = report;
     }
 }

@@ -223,9 +223,12 @@ fn deepen<E: Evaluator>(
             break;
         }
     }
+    // Every node counts, those of a depth cut short too.
+    let nodes = search.nodes;
     let stopped = stopper.stopped();
     last.map(|mut report| {
         report.complete = !stopped;
+        report.nodes = nodes;
         report
     })
 }

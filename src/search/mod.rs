@@ -51,6 +51,15 @@
 //! negated. Inside the searches a pass costs no depth, and a finished game is scored by its
 //! final disc difference.
 //!
+//! **Threads** (`threads.rs`, whose header tells the scheme): with `--threads N` every thread
+//! runs the same deepening or solve over the one table, which takes no locks; at nodes deep
+//! enough, a thread puts off the moves another thread is searching (simplified ABDADA). The
+//! calling thread reports and decides; exact scores stay exact. One thread is deterministic.
+//!
+//! **Pondering** ([`Searcher::ponder`]): after the engine's move, the protocol's worker may
+//! search the replies (the expected one first) until the opponent's move comes; the table
+//! carries the work over to the search on the engine's turn.
+//!
 //! **Also here:** the per-phase settings and presets (`levels.rs`), a value for every move for
 //! NBoard's hints ([`Searcher::top_moves`], `analysis.rs`), and stable discs for the solver's
 //! cut-offs (`stability.rs`).
@@ -260,6 +269,20 @@ impl Searcher {
             progress(&report);
             return report;
         }
+        self.think_out_of_book(position, levels, limits.time_left(), limits, progress)
+    }
+
+    /// [`Searcher::think`] without the book: when `time_left` (the time the move may take) is
+    /// known and the levels let the time decide, the time decides depth and solve; otherwise
+    /// the levels' depths and solve point do.
+    fn think_out_of_book(
+        &mut self,
+        position: &Position,
+        levels: &Levels,
+        time_left: Option<Duration>,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
         self.tt.new_search();
         self.selectivity = levels.selectivity;
         let phase = levels.phase(position);
@@ -268,7 +291,7 @@ impl Searcher {
             return self.random_move(position);
         }
         if levels.time_decides
-            && let Some(time_left) = limits.time_left()
+            && let Some(time_left) = time_left
         {
             return self.think_in_time(position, levels, level, time_left, limits, progress);
         }
@@ -282,6 +305,59 @@ impl Searcher {
             }
             _ => self.search(position, level, limits, progress),
         }
+    }
+
+    /// Thinks on the opponent's time (pondering) after the engine played into `root`: the
+    /// reply `expected` first (the second move of the engine's principal variation, if
+    /// legal), then the other replies, each searched as [`Searcher::think`] would search it
+    /// on the engine's turn (`budget`: the engine's clock then, if one runs), until `limits`
+    /// stop it. Nothing is reported: what counts is the table, which the search on the
+    /// engine's turn reads. When the reply comes as expected, that search finds the ponder's
+    /// depths already done and spends its own time deeper; after another reply, the table
+    /// still holds what the two lines share. No randomness is drawn, so `--seed` games stay
+    /// as they are. Returns the nodes searched.
+    pub fn ponder(
+        &mut self,
+        root: &Position,
+        expected: Option<Move>,
+        levels: &Levels,
+        budget: Option<TimeBudget>,
+        limits: &Limits,
+    ) -> u64 {
+        let mut replies: Vec<Move> = if root.must_pass() {
+            vec![Move::Pass]
+        } else {
+            root.legal_squares().into_iter().map(Move::Play).collect()
+        };
+        if let Some(i) = expected.and_then(|e| replies.iter().position(|&m| m == e)) {
+            replies[..=i].rotate_right(1);
+        }
+        let randomness = std::mem::take(&mut self.randomness);
+        let mut nodes = 0;
+        for reply in replies {
+            let Ok(child) = root.play(reply) else {
+                continue;
+            };
+            let in_book = self
+                .book
+                .as_ref()
+                .is_some_and(|b| b.moves(&child).is_some());
+            let phase = levels.phase(&child);
+            let random =
+                levels.phase_level(phase).play() == Play::Random && phase != Phase::Endgame;
+            if child.is_game_over() || in_book || random {
+                continue;
+            }
+            let time_left = budget.map(|b| time::move_time(child.empty_count(), b).1);
+            nodes += self
+                .think_out_of_book(&child, levels, time_left, limits, &mut |_| {})
+                .nodes;
+            if limits.stop_requested() {
+                break;
+            }
+        }
+        self.randomness = randomness;
+        nodes
     }
 
     /// A move when the clock decides: solve if the solve should fit in the time (after a

@@ -1,6 +1,7 @@
 //! Drives the server binary like a GUI: lines in, lines out, with a deadline on every wait so a
 //! hang fails the test instead of stalling it.
 
+use othello_engine::board::{Move, Position};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -124,4 +125,18 @@ impl Server {
         let stderr = self.stderr.join().unwrap_or_default();
         (rest, stderr)
     }
+}
+
+/// The move of the next NBoard `=== MOVE/EVAL/TIME` line, checked legal in `position`.
+pub fn go_answer(s: &mut Server, position: &Position) -> Move {
+    let line = s.until(|l| l.starts_with("===")).pop().expect("a line");
+    let text = line.trim_start_matches("=== ");
+    let mv: Move = text
+        .split('/')
+        .next()
+        .unwrap_or("")
+        .parse()
+        .expect("a move");
+    assert!(position.is_legal(mv), "{line} in\n{position}");
+    mv
 }

@@ -10,7 +10,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 /// The commands we answer, as `list_commands` prints them.
-pub const COMMANDS: [&str; 23] = [
+pub const COMMANDS: [&str; 24] = [
     "protocol_version",
     "name",
     "version",
@@ -34,6 +34,7 @@ pub const COMMANDS: [&str; 23] = [
     "othello-engine-set",
     "othello-engine-book",
     "othello-engine-threads",
+    "othello-engine-ponder",
 ];
 
 /// A GTP command with its arguments checked.
@@ -87,6 +88,8 @@ pub enum GtpCommand {
     /// `othello-engine-threads <n>`: the threads of the next searches (1 to
     /// [`crate::search::MAX_THREADS`]).
     SetThreads(usize),
+    /// `othello-engine-ponder on|off`: think on the opponent's time after each move.
+    SetPonder(bool),
 }
 
 /// One input line: its id, and the command or why it was refused.
@@ -223,6 +226,8 @@ fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
         "othello-engine-book" => no_arguments(args, C::ShowBook),
         "othello-engine-threads" => arguments(args, word, "a thread count")
             .and_then(|n| crate::search::parse_threads(n).map(C::SetThreads)),
+        "othello-engine-ponder" => arguments(args, word, "on or off")
+            .and_then(|v| crate::protocol::on_off(v).map(C::SetPonder)),
         "othello-engine-set" => arguments(
             args,
             (terminated(word, space1), word),

@@ -5,7 +5,7 @@ use crate::board::{Color, Move, Position};
 use crate::game::GameRecord;
 use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
 use crate::protocol::Output;
-use crate::protocol::worker::Worker;
+use crate::protocol::worker::{Worker, ponder_plan};
 use crate::search::{Levels, limits_for};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -108,12 +108,14 @@ impl GtpSession {
                 next.play(mv, None, None)
                     .map_err(|_| format!("illegal move: {mv}"))?;
                 self.game = next;
+                worker.position_changed(&self.position());
                 Ok(String::new())
             }
             C::GenMove(color) => self.genmove(color, true, worker),
             C::RegGenMove(color) => self.genmove(color, false, worker),
             C::Undo => {
                 if self.game.undo() {
+                    worker.position_changed(&self.position());
                     Ok(String::new())
                 } else {
                     Err("cannot undo".into())
@@ -152,6 +154,10 @@ impl GtpSession {
                 self.levels.apply(setting);
                 Ok(String::new())
             }
+            C::SetPonder(on) => {
+                worker.set_ponder(on);
+                Ok(String::new())
+            }
             C::SetThreads(threads) => {
                 if let Some(searcher) = worker.searcher() {
                     searcher.set_threads(threads);
@@ -185,6 +191,7 @@ impl GtpSession {
         infer_pass(&mut next, color)?;
         let position = next.current();
         let started = Instant::now();
+        let mut searched = None;
         let mv = if position.must_pass() {
             Move::Pass
         } else {
@@ -211,7 +218,9 @@ impl GtpSession {
                             report.value.discs()
                         );
                     }
-                    report.best_move
+                    let mv = report.best_move;
+                    searched = Some(report);
+                    mv
                 }
                 _ => {
                     // Never answer an illegal move: fall back to the first legal one.
@@ -231,6 +240,10 @@ impl GtpSession {
                 let index = color.index();
                 let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
                 self.clocks[index] = Some(settings.charge(clock, started.elapsed().as_secs_f64()));
+            }
+            if let Some(report) = searched {
+                let budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
+                worker.ponder_after(&report, ponder_plan(position, self.levels, budget));
             }
         }
         Ok(match mv {

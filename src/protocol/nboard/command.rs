@@ -21,6 +21,8 @@ pub enum NBoardCommand {
     SetDepth(i64),
     /// `set contempt <n>`.
     SetContempt(i64),
+    /// `set ponder on|off` (our extension): think on the opponent's time after each move.
+    SetPonder(bool),
     /// `hint <n>`.
     Hint(i64),
     /// `go`.
@@ -58,6 +60,13 @@ fn command(input: &str) -> IResult<&str, NBoardCommand> {
             map(
                 preceded((tag("set"), space1), keyword_with_integer("contempt")),
                 NBoardCommand::SetContempt,
+            ),
+            map(
+                preceded(
+                    (tag("set"), space1, tag("ponder"), space1),
+                    alt((value(true, tag("on")), value(false, tag("off")))),
+                ),
+                NBoardCommand::SetPonder,
             ),
             map(
                 preceded((tag("move"), space1), move_item),
@@ -104,6 +113,15 @@ mod tests {
             Some(NBoardCommand::SetContempt(-100))
         );
         assert_eq!(parse_command("hint 4"), Some(NBoardCommand::Hint(4)));
+        assert_eq!(
+            parse_command("set ponder on"),
+            Some(NBoardCommand::SetPonder(true))
+        );
+        assert_eq!(
+            parse_command("set ponder off"),
+            Some(NBoardCommand::SetPonder(false))
+        );
+        assert_eq!(parse_command("set ponder maybe"), None);
         assert_eq!(parse_command("go"), Some(NBoardCommand::Go));
         assert!(matches!(
             parse_command("move F5//2.449"),

@@ -8,7 +8,7 @@ use crate::game::GameRecord;
 use crate::game::clock::{GgfClock, nboard_budget};
 use crate::game::ggf::{GgfGame, parse_ggf};
 use crate::protocol::Output;
-use crate::protocol::worker::Worker;
+use crate::protocol::worker::{Worker, ponder_plan};
 use crate::search::{Levels, Limits, SearchReport, limits_for};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,6 +112,7 @@ impl NBoardSession {
                 Ok(GgfGame { record, clocks }) => {
                     self.game = record;
                     self.clocks = clocks;
+                    worker.position_changed(&self.position());
                 }
                 Err(e) => log::warn!("set game refused, position unchanged: {}", e.0),
             },
@@ -119,6 +120,7 @@ impl NBoardSession {
                 if self.game.play(item.mv, item.eval, item.seconds).is_err() {
                     log::warn!("illegal move {} ignored", item.mv);
                 }
+                worker.position_changed(&self.position());
             }
             NBoardCommand::SetDepth(depth) => {
                 match u32::try_from(depth)
@@ -139,8 +141,13 @@ impl NBoardSession {
                 // Kept for the record; the search scores draws as 0 for now.
                 self.contempt = contempt;
             }
+            NBoardCommand::SetPonder(on) => worker.set_ponder(on),
             NBoardCommand::Ping(n) => {
-                self.cancel(worker);
+                // A ponder prints nothing, so `pong` needs no stop of it: NBoard pings after
+                // every move, and stopping there would end each ponder at once.
+                if worker.is_searching() {
+                    self.cancel(worker);
+                }
                 self.output.line(&format!("pong {n}"));
             }
             NBoardCommand::Go => self.go(worker),
@@ -175,6 +182,7 @@ impl NBoardSession {
         );
         let levels = self.levels;
         let cancelled = self.cancelled.clone();
+        let budget = nboard_budget(&self.clocks, &self.game);
         worker.start(
             stop,
             Box::new(move |searcher| {
@@ -195,6 +203,7 @@ impl NBoardSession {
                 Some(report)
             }),
         );
+        worker.ponder_after_search(ponder_plan(position, levels, budget));
     }
 
     fn hint(&mut self, count: i64, worker: &mut Worker) {
