@@ -59,6 +59,8 @@ pub fn run(args: AnalyseArgs) -> Result<(), CliError> {
         )));
     }
     args.levels.install_weights()?;
+    // Before the clock starts: the weights would otherwise load inside `--time`.
+    crate::search::warm_up();
     let levels = args.levels.levels();
     let position = args.position.unwrap_or_else(Position::start);
     let limits = match &args.time {

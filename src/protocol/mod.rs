@@ -67,6 +67,7 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     searcher.set_book(config.book.clone(), config.book_randomness);
     searcher.set_randomness(config.randomness);
     searcher.set_threads(config.threads);
+    crate::search::warm_up();
     let mut worker = Worker::new(searcher, config.hash_mib, sender, events);
     worker.set_ponder(config.ponder);
     let protocol = forced.unwrap_or_else(|| match worker.peek_first_command() {

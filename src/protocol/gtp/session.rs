@@ -218,6 +218,14 @@ impl GtpSession {
                             report.value.discs()
                         );
                     }
+                    log::debug!(
+                        "genmove: {} at depth {} ({:+.2}), {} nodes in {:.3} s",
+                        report.best_move,
+                        report.depth,
+                        report.value.discs(),
+                        report.nodes,
+                        report.elapsed.as_secs_f64()
+                    );
                     let mv = report.best_move;
                     searched = Some(report);
                     mv
