@@ -46,30 +46,33 @@ impl EngineSpec {
     /// Whether the engine thinks on its opponent's time, as far as its flags tell (a `self:`
     /// engine's `--ponder`): then it keeps its cores busy while the other engine thinks.
     pub fn ponders(&self) -> bool {
-        self.is_self
-            && self.args.iter().enumerate().any(|(i, w)| {
-                w == "--ponder=on"
-                    || (w == "--ponder" && self.args.get(i + 1).is_none_or(|v| v != "off"))
-            })
+        self.is_self && matches!(flag_value(&self.args, "--ponder"), Some("" | "on"))
     }
 
     /// The threads the engine searches with, as far as its flags tell: a `self:` engine's
     /// `--threads`; 1 for other engines, whose flags we cannot read.
     pub fn threads(&self) -> usize {
-        if !self.is_self {
-            return 1;
-        }
-        let value = self.args.iter().enumerate().find_map(|(i, w)| {
-            w.strip_prefix("--threads=").or_else(|| {
-                (w == "--threads")
-                    .then(|| self.args.get(i + 1).map(String::as_str))
-                    .flatten()
-            })
-        });
-        value
+        flag_value(&self.args, "--threads")
+            .filter(|_| self.is_self)
             .and_then(|v| crate::search::parse_threads(v).ok())
             .unwrap_or(1)
     }
+}
+
+/// The value `args` give `flag` (`--flag=V` or `--flag V`): `Some("")` when the flag is
+/// there without a value (last, or before another flag), `None` when it is absent.
+fn flag_value<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
+    args.iter().enumerate().find_map(|(i, w)| {
+        if let Some(v) = w.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+            return Some(v);
+        }
+        (w == flag).then(|| {
+            args.get(i + 1)
+                .map(String::as_str)
+                .filter(|v| !v.starts_with("--"))
+                .unwrap_or("")
+        })
+    })
 }
 
 /// Splits a command line into words: white space separates, and single or double quotes keep
@@ -189,18 +192,14 @@ impl EngineSpec {
                 let mut args = vec!["gtp".to_string()];
                 args.extend(words.iter().cloned());
                 // Tests of the search stay clean: no book unless the spec asks for one.
-                let asks_for_book = words
-                    .iter()
-                    .any(|w| w == "--book" || w.starts_with("--book=") || w == "--no-book");
+                let asks_for_book = flag_value(&words, "--book").is_some()
+                    || flag_value(&words, "--no-book").is_some();
                 if !asks_for_book {
                     args.push("--no-book".to_string());
                 }
                 // One thread each unless asked: games played side by side (--concurrency)
                 // would otherwise share the cores and slow each other unevenly.
-                if !words
-                    .iter()
-                    .any(|w| w == "--threads" || w.starts_with("--threads="))
-                {
+                if flag_value(&words, "--threads").is_none() {
                     args.extend(["--threads".to_string(), "1".to_string()]);
                 }
                 (exe, args, true, EngineProtocol::Gtp)
