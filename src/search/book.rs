@@ -41,6 +41,8 @@ const MOVE_BYTES: usize = 3;
 const MAX_ENTRIES: usize = 1 << 24;
 /// The most moves one entry may list when it is read (a position has at most 33).
 const MAX_MOVES: usize = 64;
+/// How far ahead [`Book::choose`] counts the lines each candidate move opens.
+pub const VARIETY_PLIES: usize = 8;
 /// The book ends its lines with searched leaves within this many plies of the start.
 const MAX_PV: usize = 12;
 
@@ -285,13 +287,20 @@ impl Book {
         Some(out)
     }
 
-    /// A move for `position` from the book: one of the moves within `randomness` hundredths
-    /// of a disc of the best, drawn with weights falling linearly from the best to half as
-    /// much at the edge of that window; with `randomness` 0 always the best (the first in square order among
-    /// equals). The window is also kept within `randomness` of the start position's book
-    /// value for the side to move, so that a game drawn from the book never drifts more than
-    /// `randomness` from the book's best line (only the opponent's mistakes widen it).
-    /// `None` when the position is not in the book.
+    /// A move for `position` from the book, or `None` when the position is not in the book.
+    ///
+    /// The candidates are the moves within `randomness` hundredths of a disc of the best; the
+    /// window is also kept within `randomness` of the start position's book value for the side
+    /// to move, so that a game drawn from the book never drifts more than `randomness` from the
+    /// book's best line (only the opponent's mistakes widen it). With `randomness` 0 the best
+    /// is played (the first in square order among equals).
+    ///
+    /// A candidate's weight is its value's weight, falling linearly from the best to half as
+    /// much at the edge of the window, times the number of lines of the next
+    /// [`VARIETY_PLIES`] plies that the same draw can follow after it. Drawing moves with equal
+    /// weights would make the narrow lines (one playable reply after another) as likely as a
+    /// whole bush of playable lines; counting the lines spreads games evenly over the playable
+    /// openings, so they repeat about half as often for the same `randomness`.
     pub fn choose(
         &self,
         position: &Position,
@@ -300,30 +309,92 @@ impl Book {
     ) -> Option<BookMove> {
         let moves = self.moves(position)?;
         let randomness = randomness.max(0);
-        let best = moves[0].value;
-        let start = Position::start();
-        let floor = match self.value(&normalize(start.player(), start.opponent()).0) {
-            Some(v) if position.side_to_move() == start.side_to_move() => best.max(v),
-            Some(v) => best.max(-v),
-            None => best,
-        } - randomness;
-        let candidates: Vec<(BookMove, i64)> = moves
-            .iter()
-            .filter(|m| m.value >= floor)
-            .map(|m| (*m, i64::from(m.value - floor + 1 + randomness)))
-            .collect();
-        if randomness == 0 || candidates.len() <= 1 {
+        let candidates = self.candidates(position, &moves, randomness);
+        if candidates.len() <= 1 {
             return Some(moves[0]);
         }
-        let total: i64 = candidates.iter().map(|(_, w)| w).sum();
+        let floor = moves[0].value - randomness;
+        let mut memo = HashMap::new();
+        let weighted: Vec<(BookMove, u128)> = candidates
+            .iter()
+            .map(|m| {
+                let child = position.play(m.mv).unwrap_or(*position);
+                let lines = self.lines_within(&child, randomness, VARIETY_PLIES - 1, &mut memo);
+                let value_weight = u128::from((m.value - floor + 1 + randomness).unsigned_abs());
+                (*m, value_weight * u128::from(lines))
+            })
+            .collect();
+        let total: u128 = weighted.iter().map(|(_, w)| w).sum();
         let mut pick = rng.random_range(0..total);
-        for (m, w) in &candidates {
+        for (m, w) in &weighted {
             if pick < *w {
                 return Some(*m);
             }
             pick -= w;
         }
         Some(moves[0])
+    }
+
+    /// The moves [`Book::choose`] draws from at `position`, whose book moves, best first, are
+    /// `moves`: the best alone when `randomness` is 0.
+    fn candidates(
+        &self,
+        position: &Position,
+        moves: &[BookMove],
+        randomness: i32,
+    ) -> Vec<BookMove> {
+        let best = moves[0].value;
+        if randomness == 0 {
+            return vec![moves[0]];
+        }
+        let start = Position::start();
+        let floor = match self.value(&normalize(start.player(), start.opponent()).0) {
+            Some(v) if position.side_to_move() == start.side_to_move() => best.max(v),
+            Some(v) => best.max(-v),
+            None => best,
+        } - randomness;
+        let within: Vec<BookMove> = moves.iter().copied().filter(|m| m.value >= floor).collect();
+        if within.is_empty() {
+            vec![moves[0]]
+        } else {
+            within
+        }
+    }
+
+    /// The number of distinct lines of at most `plies` moves that [`Book::choose`] can draw
+    /// from `position` on (a line ends early where it leaves the book), memoised by position.
+    fn lines_within(
+        &self,
+        position: &Position,
+        randomness: i32,
+        plies: usize,
+        memo: &mut HashMap<(u64, u64, usize, usize), u64>,
+    ) -> u64 {
+        if plies == 0 {
+            return 1;
+        }
+        let id = (
+            position.player(),
+            position.opponent(),
+            plies,
+            position.side_to_move().index(),
+        );
+        if let Some(&n) = memo.get(&id) {
+            return n;
+        }
+        let n = match self.moves(position) {
+            None => 1,
+            Some(moves) => self
+                .candidates(position, &moves, randomness)
+                .iter()
+                .map(|m| match position.play(m.mv) {
+                    Ok(child) => self.lines_within(&child, randomness, plies - 1, memo),
+                    Err(_) => 1,
+                })
+                .fold(0u64, u64::saturating_add),
+        };
+        memo.insert(id, n);
+        n
     }
 
     /// The book's best line from `position`, at most `max_len` moves, while it stays in the
@@ -634,6 +705,51 @@ mod tests {
             "weighted toward the best: d6 {d6} of 1000"
         );
         assert!(book.choose(&start, 50, &mut rng).is_none());
+    }
+
+    #[test]
+    fn a_move_that_opens_more_playable_lines_is_drawn_more_often() {
+        // At f5 White's d6 and f6 are worth the same; after d6 Black has two moves in the
+        // window (the book knows that position), after f6 the line leaves the book: d6 opens
+        // two lines and f6 one, so d6 is drawn about two times in three.
+        let start = Position::start();
+        let f5 = start.play(sq("f5")).unwrap();
+        let f5d6 = f5.play(sq("d6")).unwrap();
+        let [first, second] = [f5d6.legal_squares()[0], f5d6.legal_squares()[1]];
+        let mut book = Book::new();
+        book.insert(
+            f5d6.player(),
+            f5d6.opponent(),
+            &valued(&f5d6, |s| {
+                if s == first.index() as u8 || s == second.index() as u8 {
+                    100
+                } else {
+                    -300
+                }
+            }),
+            0,
+            4,
+        );
+        let at_f5 = |s: u8| match Square::new(usize::from(s)).unwrap().to_string().as_str() {
+            "f6" => -100,
+            _ => -500,
+        };
+        book.insert(f5.player(), f5.opponent(), &valued(&f5, at_f5), 0, 4);
+        let moves = book.moves(&f5).unwrap();
+        assert_eq!((moves[0].value, moves[1].value), (-100, -100));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let d6 = (0..3000)
+            .filter(|_| book.choose(&f5, 50, &mut rng).unwrap().mv == sq("d6"))
+            .count();
+        assert!((1850..2150).contains(&d6), "d6 drawn {d6} times of 3000");
+        // After d6, Black draws both of its moves, evenly.
+        let firsts = (0..1000)
+            .filter(|_| book.choose(&f5d6, 50, &mut rng).unwrap().mv == Move::Play(first))
+            .count();
+        assert!(
+            (430..570).contains(&firsts),
+            "first move drawn {firsts} of 1000"
+        );
     }
 
     #[test]
