@@ -242,3 +242,27 @@ fn a_hash_table_larger_than_memory_is_refused() {
         assert_eq!(message.trim().lines().count(), 1, "{message}");
     }
 }
+
+#[test]
+fn a_closed_output_ends_a_report_quietly() {
+    // `othello-engine book show | head -0`: the reader is gone before the first line, so the
+    // first write fails; the process must end by SIGPIPE like other tools, not panic.
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+        .args(["book", "show"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        out.status.signal(),
+        Some(13),
+        "ended by SIGPIPE: {:?}",
+        out.status
+    );
+}

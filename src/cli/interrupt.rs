@@ -1,6 +1,7 @@
 //! SIGINT and SIGTERM during a long command-line job (`datagen`, `mpc calibrate`): the first
 //! raises a stop flag the job polls between units of work, so that finished work is kept and
-//! the job can resume; a second ends the process at once, for a stop that hangs.
+//! the job can resume; a second ends the process at once, for a stop that hangs. Also SIGPIPE
+//! for the commands that print tables ([`end_quietly_on_closed_output`]).
 
 use super::args::{CliError, error};
 use std::sync::Arc;
@@ -44,4 +45,17 @@ pub fn exit_if_caught(job: &str, what: &str) {
     };
     eprintln!("{job}: stopped by {name}; {what}");
     std::process::exit(128 + signal)
+}
+
+/// From now on a write to a closed standard output ends the process quietly, as other Unix
+/// tools do (`othello-engine solve ... | head`), instead of the panic of Rust's `println!`.
+///
+/// Only for commands whose output is a report: the runtime ignores SIGPIPE so that a process
+/// writing to a pipe sees an error instead, and `match` and the protocol servers rely on that
+/// (an engine that dies must not end the tournament).
+pub fn end_quietly_on_closed_output() {
+    // SAFETY: restoring the default action of one signal; no handler of ours is involved.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

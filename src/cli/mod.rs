@@ -110,6 +110,18 @@ pub fn main() -> ExitCode {
         }
         Err(e) => return fail(&usage_error(&e)),
     };
+    if matches!(
+        cli.command,
+        Some(
+            Command::Perft(_)
+                | Command::Solve(_)
+                | Command::Bench(_)
+                | Command::Analyse(_)
+                | Command::Book(_)
+        )
+    ) {
+        interrupt::end_quietly_on_closed_output();
+    }
     let result = match cli.command {
         None => serve::run(None, cli.serve),
         Some(Command::Perft(a)) => perft::run(a),
