@@ -318,8 +318,7 @@ impl Book {
         let weighted: Vec<(BookMove, u128)> = candidates
             .iter()
             .map(|m| {
-                let child = position.play(m.mv).unwrap_or(*position);
-                let lines = self.lines_within(&child, randomness, VARIETY_PLIES - 1, &mut memo);
+                let lines = self.lines_after(position, m.mv, randomness, VARIETY_PLIES, &mut memo);
                 let value_weight = u128::from((m.value - floor + 1 + randomness).unsigned_abs());
                 (*m, value_weight * u128::from(lines))
             })
@@ -361,6 +360,21 @@ impl Book {
         }
     }
 
+    /// The lines of [`Book::lines_within`] of `plies` moves that begin with `mv`.
+    fn lines_after(
+        &self,
+        position: &Position,
+        mv: Move,
+        randomness: i32,
+        plies: usize,
+        memo: &mut HashMap<(u64, u64, usize, usize), u64>,
+    ) -> u64 {
+        match position.play(mv) {
+            Ok(child) => self.lines_within(&child, randomness, plies - 1, memo),
+            Err(_) => 1,
+        }
+    }
+
     /// The number of distinct lines of at most `plies` moves that [`Book::choose`] can draw
     /// from `position` on (a line ends early where it leaves the book), memoised by position.
     fn lines_within(
@@ -387,10 +401,7 @@ impl Book {
             Some(moves) => self
                 .candidates(position, &moves, randomness)
                 .iter()
-                .map(|m| match position.play(m.mv) {
-                    Ok(child) => self.lines_within(&child, randomness, plies - 1, memo),
-                    Err(_) => 1,
-                })
+                .map(|m| self.lines_after(position, m.mv, randomness, plies, memo))
                 .fold(0u64, u64::saturating_add),
         };
         memo.insert(id, n);
