@@ -10,7 +10,7 @@
 //! search, rounded to even); a failure moves the window past the bound it returned, widened by
 //! 4, 8, 16... discs, until the value falls inside. Narrow windows cut far more than wide
 //! ones, so a good guess does most of a solve in one or two passes. A win/draw/loss solve is
-//! the single window -1..1.
+//! the single window -1..1 (its pre-searches, below, still look for the value near a draw).
 //!
 //! **Selective pre-searches.** From [`PRESEARCH_EMPTIES`] empties on, [`Endgame::solve_selective`]
 //! first solves at 73% and then at 95% confidence: null-window nodes of 12 empties or more
@@ -19,7 +19,9 @@
 //! window by `t` sigmas. These searches are much smaller than the exact one and leave best
 //! moves for its nodes in the table, plus a value to centre its first window on. Their table
 //! entries carry their selectivity, so the exact search takes their moves but never their
-//! bounds. On FFO #40-#49 this halves the nodes (1851 M to 899 M).
+//! bounds. On FFO #40-#49 this halves the nodes (1851 M to 899 M). A win/draw/loss solve's
+//! pre-searches look for the value too while it may be a draw ([`WLD_EXACT_MARGIN`]), and
+//! only for its sign once it is clearly decided.
 //!
 //! **Two searches.** [`Endgame::pvs`] runs the root and the principal variation: the first
 //! move with the full window, the others with a null window, searched again with the full
@@ -78,6 +80,13 @@ const PRESEARCH_EMPTIES: u32 = 18;
 /// 73/87/95% 903 M; 73/95/99% 1011 M; all five 73..99% 1030 M.
 const PRESEARCHES: [Selectivity; 2] = [Selectivity::ALL[0], Selectivity::ALL[2]];
 
+/// In a win/draw/loss solve, the pre-searches solve for the exact (selective) value while the
+/// guess is within this many discs of a draw, and only for its sign beyond. Near a draw the
+/// sign costs about what the value costs, and an exact pre-search leaves better moves in the
+/// table (FFO #55, a draw: 13.8 G nodes against 18.0 G with sign-only pre-searches); far
+/// from it a sign-only pre-search is much cheaper (#49: 37 M nodes against 115 M).
+const WLD_EXACT_MARGIN: i32 = 4;
+
 /// The final score for `player` when the game ends in this position: the empty squares go to
 /// the winner.
 #[inline]
@@ -121,7 +130,9 @@ impl Endgame<'_> {
     /// window -1..1), after pre-searches at rising selectivity from [`PRESEARCH_EMPTIES`]
     /// empties on: each leaves best moves in the table and, when exact, a value to start the
     /// next one's window from, so the full-width search that ends the series finds its window
-    /// and its ordering mostly made.
+    /// and its ordering mostly made. `guess` is a quick estimate of the value; with `wld`,
+    /// it decides whether the pre-searches look for the value or only its sign (see
+    /// [`WLD_EXACT_MARGIN`]).
     pub fn solve_selective(
         &mut self,
         player: u64,
@@ -130,18 +141,16 @@ impl Endgame<'_> {
         n: u32,
         wld: bool,
     ) -> (i32, u8) {
-        let solve = |solver: &mut Self, guess: i32| {
-            if wld {
-                solver.pvs(player, opponent, -1, 1, n)
-            } else {
-                solver.solve_exact(player, opponent, guess, n)
-            }
-        };
         let mut guess = guess;
+        let mut exact_pre = !wld || guess.abs() < WLD_EXACT_MARGIN;
         if n >= PRESEARCH_EMPTIES {
             for selectivity in PRESEARCHES {
                 self.selectivity = selectivity;
-                let (v, _) = solve(self, guess);
+                let (v, _) = if exact_pre {
+                    self.solve_exact(player, opponent, guess, n)
+                } else {
+                    self.pvs(player, opponent, -1, 1, n)
+                };
                 if self.stopper.stopped() {
                     break;
                 }
@@ -149,11 +158,18 @@ impl Endgame<'_> {
                     "{n} empties, pre-search at {selectivity}: {v:+}, {} nodes so far",
                     self.nodes
                 );
-                guess = v;
+                if exact_pre {
+                    guess = v;
+                    exact_pre = !wld || guess.abs() < WLD_EXACT_MARGIN;
+                }
             }
         }
         self.selectivity = Selectivity::FULL;
-        solve(self, guess)
+        if wld {
+            self.pvs(player, opponent, -1, 1, n)
+        } else {
+            self.solve_exact(player, opponent, guess, n)
+        }
     }
 
     /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern` search

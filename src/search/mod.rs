@@ -551,11 +551,7 @@ impl Searcher {
         }
         let start = Instant::now();
         let backup = self.search(position, quick, limits, progress);
-        let (guess, guess_nodes) = if mode == EndgameMode::Exact {
-            self.score_guess(position, limits)
-        } else {
-            (0, 0)
-        };
+        let (guess, guess_nodes) = self.score_guess(position, limits);
         let (p, o, n) = (
             position.player(),
             position.opponent(),
@@ -574,7 +570,7 @@ impl Searcher {
             let (mut score, mut best) = match mode {
                 EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
                 EndgameMode::Wld | EndgameMode::WinElseLeast => {
-                    solver.solve_selective(p, o, 0, n, true)
+                    solver.solve_selective(p, o, guess, n, true)
                 }
             };
             let mut value = match mode {
