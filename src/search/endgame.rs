@@ -142,15 +142,11 @@ impl Endgame<'_> {
         wld: bool,
     ) -> (i32, u8) {
         let mut guess = guess;
-        let mut exact_pre = !wld || guess.abs() < WLD_EXACT_MARGIN;
         if n >= PRESEARCH_EMPTIES {
             for selectivity in PRESEARCHES {
                 self.selectivity = selectivity;
-                let (v, _) = if exact_pre {
-                    self.solve_exact(player, opponent, guess, n)
-                } else {
-                    self.pvs(player, opponent, -1, 1, n)
-                };
+                let exact = !wld || guess.abs() < WLD_EXACT_MARGIN;
+                let (v, _) = self.solve_value_or_sign(player, opponent, exact, guess, n);
                 if self.stopper.stopped() {
                     break;
                 }
@@ -158,17 +154,29 @@ impl Endgame<'_> {
                     "{n} empties, pre-search at {selectivity}: {v:+}, {} nodes so far",
                     self.nodes
                 );
-                if exact_pre {
+                if exact {
                     guess = v;
-                    exact_pre = !wld || guess.abs() < WLD_EXACT_MARGIN;
                 }
             }
         }
         self.selectivity = Selectivity::FULL;
-        if wld {
-            self.pvs(player, opponent, -1, 1, n)
-        } else {
+        self.solve_value_or_sign(player, opponent, !wld, guess, n)
+    }
+
+    /// With `exact`, [`Endgame::solve_exact`] from `guess`; else the sign of the value alone
+    /// (the window -1..1).
+    fn solve_value_or_sign(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        exact: bool,
+        guess: i32,
+        n: u32,
+    ) -> (i32, u8) {
+        if exact {
             self.solve_exact(player, opponent, guess, n)
+        } else {
+            self.pvs(player, opponent, -1, 1, n)
         }
     }
 
