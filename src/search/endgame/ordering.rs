@@ -4,6 +4,7 @@
 use crate::board::{Bits, CORNERS, Color, Position, flips, legal_moves};
 use crate::eval::features::FeatureState;
 use crate::eval::{Evaluator, Pattern};
+use crate::search::tt::TranspositionTable;
 
 /// The evaluator's view of the position `player`/`opponent` reached from the one whose
 /// pattern state is `state` by a move on `sq` flipping `f`, for move ordering: the pattern
@@ -47,13 +48,15 @@ pub(super) fn odd_quadrant_squares(empties: u64) -> u64 {
 /// evaluator's view of the position after the move plus the opponent's mobility; nearer the
 /// end it is "fastest first": the opponent's replies (corners count double), then the empties
 /// next to the mover's discs (the opponent's potential mobility), with bonuses for taking a
-/// corner and for a square of a quadrant with an odd number of empties.
+/// corner and for a square of a quadrant with an odd number of empties. With `prefetch`, each
+/// child's table entry is brought into the cache on the way.
 pub(super) fn order_moves(
     (player, opponent): (u64, u64),
     moves: u64,
     tt_move: u8,
     n: u32,
     list: &mut MoveList,
+    prefetch: Option<&TranspositionTable>,
 ) {
     let odd = odd_quadrant_squares(!(player | opponent));
     // The pattern indices of the node, made once and updated along each move and reply.
@@ -68,6 +71,9 @@ pub(super) fn order_moves(
         let f = flips(player, opponent, sq);
         let bit = 1u64 << sq;
         let (np, no) = (opponent & !f, player | f | bit);
+        if let Some(tt) = prefetch {
+            tt.prefetch(np, no);
+        }
         let key = if sq as u8 == tt_move {
             -1_000_000
         } else if let Some(state) = &state {
