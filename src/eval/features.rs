@@ -138,11 +138,14 @@ static SELF_SYMMETRIES: LazyLock<Vec<Vec<Vec<usize>>>> = LazyLock::new(|| {
         .collect()
 });
 
-/// Makes one stage's pattern weights (a stage's table, bias first) agree between the indices
-/// a shape's own symmetries relate (see [`SELF_SYMMETRIES`]): each class of such indices gets
-/// its average, so that every position and its mirror images score alike. Idempotent.
-pub fn symmetrize_patterns(stage: &mut [i16]) {
+/// Per shape with self-symmetries, the classes of its indices that those symmetries relate
+/// (only classes of two or more), as offsets from the start of a stage's table: the classes
+/// one after another in `.0`, where each ends in `.1`. The same for every stage, so made
+/// once: [`symmetrize_patterns`] runs over every stage of the weights each time they are
+/// loaded, and making the classes took most of that time.
+static SYMMETRY_CLASSES: LazyLock<(Vec<u32>, Vec<u32>)> = LazyLock::new(|| {
     let (starts, _) = shape_offsets();
+    let (mut members, mut ends) = (Vec::new(), Vec::new());
     for (i, shape) in SHAPES.iter().enumerate() {
         let permutations = &SELF_SYMMETRIES[i];
         if permutations.is_empty() {
@@ -168,12 +171,31 @@ pub fn symmetrize_patterns(stage: &mut [i16]) {
                     class.push(image);
                 }
             }
-            let sum: i32 = class.iter().map(|&j| i32::from(stage[start + j])).sum();
-            let average = (f64::from(sum) / class.len() as f64).round() as i16;
             for &j in &class {
-                stage[start + j] = average;
                 done[j] = true;
             }
+            if class.len() > 1 {
+                members.extend(class.iter().map(|&j| (start + j) as u32));
+                ends.push(members.len() as u32);
+            }
+        }
+    }
+    (members, ends)
+});
+
+/// Makes one stage's pattern weights (a stage's table, bias first) agree between the indices
+/// a shape's own symmetries relate (see [`SELF_SYMMETRIES`]): each class of such indices gets
+/// its average, so that every position and its mirror images score alike. Idempotent.
+pub fn symmetrize_patterns(stage: &mut [i16]) {
+    let (members, ends) = &*SYMMETRY_CLASSES;
+    let mut begin = 0;
+    for &end in ends {
+        let class = &members[begin..end as usize];
+        begin = end as usize;
+        let sum: i32 = class.iter().map(|&j| i32::from(stage[j as usize])).sum();
+        let average = (f64::from(sum) / class.len() as f64).round() as i16;
+        for &j in class {
+            stage[j as usize] = average;
         }
     }
 }
