@@ -32,7 +32,8 @@
 //! * above 15 empties moves are ordered by a one-ply `pattern` search of the reply, above 14
 //!   by the `pattern` view of the position after the move; below that "fastest first": the
 //!   move that leaves the opponent fewest replies, with corners, quadrant parity and the
-//!   opponent's potential mobility as tie-breaks (`ordering.rs`; the table move always first);
+//!   opponent's potential mobility as tie-breaks (`ordering.rs`). The table move goes first,
+//!   and a null-window node orders the other moves only when it does not refute the node;
 //! * from [`TT_EMPTIES`] null-window nodes read and write the transposition table (the few
 //!   principal-variation nodes always do), under a kind of their own ([`KIND_ENDGAME`]) with
 //!   `n` as the depth, so that exact scores never mix with evaluations; from [`ETC_EMPTIES`]
@@ -377,19 +378,28 @@ impl Endgame<'_> {
         {
             return v;
         }
+        // The table move first, and the others ordered only if it does not refute the node:
+        // it usually does, and ordering costs every move its flips and its replies.
+        let table_move = (tt_move < 64 && moves & (1u64 << tt_move) != 0)
+            .then(|| (tt_move, flips(player, opponent, usize::from(tt_move))));
+        let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
+        let tt = self.tt;
+        let prefetch = (n > TT_EMPTIES).then_some(tt);
         let mut list = MoveList::default();
-        order_moves(
-            (player, opponent),
-            moves,
-            tt_move,
-            n,
-            &mut list,
-            self.child_prefetch(n),
-        );
+        let mut ordered = false;
+        let mut next = 0;
+        let mut listed = table_move.into_iter().chain(std::iter::from_fn(|| {
+            if !ordered {
+                ordered = true;
+                order_moves((player, opponent), rest, NO_MOVE, n, &mut list, prefetch);
+            }
+            let move_at = list.get(next);
+            next += 1;
+            move_at
+        }));
         let mut best = -65;
         let mut best_move = NO_MOVE;
         let mut split = Deferrer::new(self.busy.filter(|_| n >= SPLIT_EMPTIES));
-        let mut listed = list.iter();
         while let Some((sq, f)) = split.next_move(&mut listed, player, opponent) {
             let (np, no) = (opponent & !f, player | f | (1u64 << sq));
             let Some(claim) = split.start(sq, np, no) else {

@@ -156,6 +156,12 @@ impl MoveList {
         }
     }
 
+    /// The `i`-th move in order, as (square, flips), if there is one.
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> Option<(u8, u64)> {
+        (i < self.len.min(64)).then(|| (self.squares[i], self.flips[i]))
+    }
+
     /// The moves in order, as (square, flips).
     pub(super) fn iter(&self) -> impl Iterator<Item = (u8, u64)> + '_ {
         self.squares[..self.len]
