@@ -13,13 +13,14 @@
 //! the single window -1..1 (its pre-searches, below, still look for the value near a draw).
 //!
 //! **Selective pre-searches.** From [`PRESEARCH_EMPTIES`] empties on, [`Endgame::solve_selective`]
-//! first solves at 73% and then at 95% confidence: null-window nodes of 12 empties or more
+//! first solves at 73%, then 87%, then 95% confidence: null-window nodes of 12 empties or more
 //! try a Multi-ProbCut cut, a shallow `pattern` search whose value predicts the exact score
 //! (the regression of `probcut::endgame_regression`), taken when the prediction clears the
 //! window by `t` sigmas. These searches are much smaller than the exact one and leave best
 //! moves for its nodes in the table, plus a value to centre its first window on. Their table
-//! entries carry their selectivity, so the exact search takes their moves but never their
-//! bounds. On FFO #40-#49 this halves the nodes (1851 M to 899 M). A win/draw/loss solve's
+//! entries carry their selectivity, so the exact search takes their moves but not their
+//! bounds, except below 12 empties, where nothing is cut and the entries are exact. On FFO
+//! #40-#49 this more than halves the nodes (1851 M to 899 M at first). A win/draw/loss solve's
 //! pre-searches look for the value too while it may be a draw ([`WLD_EXACT_MARGIN`]), and
 //! only for its sign once it is clearly decided.
 //!
@@ -80,8 +81,15 @@ const PRESEARCH_EMPTIES: u32 = 18;
 
 /// The selectivities of the pre-searches, in order. Measured on FFO #40-#49 (nodes, s):
 /// none 1851 M, 57.9 s; 73% 1014 M, 33.5 s; 95% 1125 M, 36.7 s; 73% then 95% 899 M, 30.6 s;
-/// 73/87/95% 903 M; 73/95/99% 1011 M; all five 73..99% 1030 M.
-const PRESEARCHES: [Selectivity; 2] = [Selectivity::ALL[0], Selectivity::ALL[2]];
+/// 73/87/95% 903 M; 73/95/99% 1011 M; all five 73..99% 1030 M. Since the entries below 12
+/// empties count as exact, a middle pass pays: 73/95% against 73/87/95%, #40-#49 830.6 M ->
+/// 814.8 M, #50-#54 6318 M -> 6043 M, #55 13.14 G -> 12.69 G nodes, `--mode wld` #50-#54
+/// 4709 M -> 4661 M; 73/87/95/98% 818.2 M and 6328 M.
+const PRESEARCHES: [Selectivity; 3] = [
+    Selectivity::ALL[0],
+    Selectivity::ALL[1],
+    Selectivity::ALL[2],
+];
 
 /// In a win/draw/loss solve, the pre-searches solve for the exact (selective) value while the
 /// guess is within this many discs of a draw, and only for its sign beyond. Near a draw the
