@@ -128,7 +128,7 @@ pub(crate) struct Endgame<'a> {
     pub busy: Option<&'a Busy>,
 }
 
-impl Endgame<'_> {
+impl<'a> Endgame<'a> {
     /// The depth byte of this solve's table entries: the empties (implied by the position, so
     /// they only rank entries for replacement) and the selectivity, so that an entry answers a
     /// node only when it was searched at least as wide. Below
@@ -391,8 +391,7 @@ impl Endgame<'_> {
         let table_move = (tt_move < 64 && moves & (1u64 << tt_move) != 0)
             .then(|| (tt_move, flips(player, opponent, usize::from(tt_move))));
         let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
-        let tt = self.tt;
-        let prefetch = (n > TT_EMPTIES).then_some(tt);
+        let prefetch = self.child_prefetch(n);
         let mut list = MoveList::default();
         let mut ordered = false;
         let mut next = 0;
@@ -451,7 +450,7 @@ impl Endgame<'_> {
     /// its moves, when the children use the table: the first child's probe then finds its
     /// entry in the cache.
     #[inline]
-    fn child_prefetch(&self, n: u32) -> Option<&TranspositionTable> {
+    fn child_prefetch(&self, n: u32) -> Option<&'a TranspositionTable> {
         (n > TT_EMPTIES).then_some(self.tt)
     }
 
