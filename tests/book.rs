@@ -234,6 +234,10 @@ fn the_faces_play_and_show_book_moves() {
     // analyse at the start: a book move, said to be one.
     let out = ok(&["analyse", "--book", "builtin"]);
     assert!(out.contains("from the book"), "{out}");
+    // `book show` reads `--book builtin` as every other command does: the default book.
+    let shown = ok(&["book", "show", "--book", "builtin", "e6"]);
+    assert_eq!(shown, ok(&["book", "show", "e6"]));
+    assert!(shown.contains("in the book"), "{shown}");
     // The book is off unless asked for.
     let out = ok(&["analyse", "--midgame-depth", "2", "--opening-depth", "2"]);
     assert!(!out.contains("from the book"), "{out}");

@@ -90,9 +90,9 @@ pub struct ShowArgs {
     /// `f5d6c3`; the start when absent.
     #[arg(value_name = "POSITION")]
     position: Option<String>,
-    /// The book file (default: the built-in book).
-    #[arg(long, value_name = "FILE")]
-    book: Option<String>,
+    /// The book file (default, or `builtin`: the built-in book).
+    #[arg(long, value_name = "FILE", value_parser = super::args::book_file)]
+    book: Option<super::args::BookFile>,
 }
 
 /// Arguments of `book merge`.
@@ -319,8 +319,8 @@ fn show(args: ShowArgs) -> Result<(), CliError> {
         Some(text) => parse_position(text)?,
         None => Position::start(),
     };
-    let book = match &args.book {
-        Some(path) => std::sync::Arc::new(read_book(path).map_err(error)?),
+    let book = match args.book {
+        Some(super::args::BookFile(book, _)) => book,
         None => crate::search::book::built_in(),
     };
     println!("{position}");
