@@ -131,6 +131,11 @@ fn search_commands_refuse_bad_input_with_status_2() {
         (vec!["train", &garbage, "--rate", "2"], "bad --rate"),
         (vec!["train", &garbage, "--l2", "-1"], "bad --l2"),
         (vec!["train", &garbage, "--label", "guess"], "guess"),
+        (vec!["train", &garbage, "--shapes", "round"], "bad --shapes"),
+        (
+            vec!["train", &garbage, "--counts", "corners"],
+            "bad --counts",
+        ),
         (vec!["analyse", "--weights", &garbage], "bad magic"),
         (
             vec!["bench", "--weights", "/nonexistent/w.bin"],

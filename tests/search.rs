@@ -240,7 +240,7 @@ fn randomness_plays_only_moves_within_its_window_of_the_best() {
         .play("d6".parse().unwrap())
         .unwrap();
     let best = minimax(&p, 3, EvaluatorKind::Pattern);
-    let window = 300;
+    let window = 500;
     let mut drawn = std::collections::BTreeSet::new();
     for seed in 0..24 {
         let mut searcher = Searcher::new(4, Some(seed));

@@ -85,7 +85,7 @@ pub struct LevelArgs {
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
     /// Weights for the `pattern` evaluator from FILE (written by `train`) instead of the
-    /// built-in ones.
+    /// built-in ones (the endgame solver's `pattern-full` keeps its own).
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     pub weights: Option<PatternWeights>,
     /// Seed for the random evaluator and the book's random choices, for games that repeat.

@@ -25,7 +25,7 @@ use std::process::ExitCode;
     version,
     args_conflicts_with_subcommands = true,
     args_override_self = true,
-    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern-wthor, pattern."
+    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern-wthor, pattern-full, pattern."
 )]
 struct Cli {
     #[command(subcommand)]

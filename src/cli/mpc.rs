@@ -6,6 +6,7 @@ use super::args::error;
 use super::interrupt::{catch_signals, exit_if_caught};
 use crate::arena::options::{CliError, parse_in_range};
 use crate::board::{Color, Position};
+use crate::eval::EvaluatorKind;
 use crate::eval::dataset::read_dataset;
 use crate::search::probcut::{
     CALIBRATED_EVALUATOR, CalibrationPairs, MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGES, shallow_depth,
@@ -142,8 +143,13 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         }
         searcher.clear();
         let depth = max_depth.min(position.empty_count() - 1);
-        let (values, searched) =
-            values_by_depth(&mut searcher, position, depth, max_depth, &limits);
+        let (values, searched) = values_by_depth(
+            &mut searcher,
+            position,
+            (depth, CALIBRATED_EVALUATOR),
+            max_depth,
+            &limits,
+        );
         nodes += searched;
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
@@ -216,15 +222,12 @@ fn spread<T: Copy>(candidates: &[T], wanted: usize) -> Vec<T> {
 fn values_by_depth(
     searcher: &mut Searcher,
     position: &Position,
-    depth: u32,
+    (depth, eval): (u32, EvaluatorKind),
     slots: u32,
     limits: &Limits,
 ) -> (Vec<Option<i32>>, u64) {
     let mut values = vec![None; slots as usize + 1];
-    let level = PhaseLevel {
-        depth,
-        eval: CALIBRATED_EVALUATOR,
-    };
+    let level = PhaseLevel { depth, eval };
     let report = searcher.search(position, level, limits, &mut |r| {
         if let Value::Estimate(v) = r.value
             && v.abs() < WIN
@@ -311,7 +314,8 @@ fn open_progress(
 }
 
 /// `mpc calibrate --endgame`: the regression of exact scores (positions of the data with exact
-/// labels, 12 empties or more) on the values of full-width `pattern` searches of depth 0 to 8,
+/// labels, 12 empties or more) on the values of full-width `pattern-full` searches (the
+/// solver's evaluator) of depth 0 to 8,
 /// per number of empties and depth, printed as a table (the endgame's cuts use a model fitted
 /// to it: `probcut::endgame_regression`). A few thousand positions take seconds.
 fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
@@ -358,15 +362,14 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
         let (mut values, _) = values_by_depth(
             &mut searcher,
             position,
-            max_depth,
+            (max_depth, EvaluatorKind::PatternFull),
             max_depth,
             &Limits::none(),
         );
         // Depth 0: the static evaluation.
-        values[0] = Some(crate::eval::Pattern::score(
-            position.player(),
-            position.opponent(),
-        ));
+        values[0] = Some(
+            crate::eval::pattern::full_weights().score(position.player(), position.opponent()),
+        );
         for (d, v) in values.iter().enumerate() {
             if let Some(v) = v {
                 pairs[n as usize][d].push((f64::from(*v), f64::from(*exact) * 100.0));

@@ -4,8 +4,8 @@
 use super::args::error;
 use crate::arena::options::{CliError, parse_in_range};
 use crate::eval::dataset::{Sample, read_dataset};
-use crate::eval::features::Counts;
-use crate::eval::pattern::{COUNTS, PatternWeights, STAGE_EMPTIES, wthor_weights};
+use crate::eval::features::{Counts, Shapes};
+use crate::eval::pattern::{COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, wthor_weights};
 use crate::eval::train::{TrainSample, TrainSettings, stage_errors, train_weights};
 use clap::{Args, ValueEnum};
 use std::path::Path;
@@ -57,11 +57,15 @@ pub struct TrainArgs {
     /// Empty squares per stage (weight table), 1 to 60 (default 4).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stage_empties: Option<String>,
-    /// The count features after the patterns: `none`, `potential` (potential mobility and
-    /// parity; the default) or `all` (those and mobility: a little more accurate, and about
-    /// a quarter slower to evaluate).
+    /// The count features after the patterns: `none`, `parity` (the parity of the empties;
+    /// the default), `potential` (potential mobility and parity) or `all` (those and
+    /// mobility: a little more accurate, and about a quarter slower to evaluate).
     #[arg(long, value_name = "SET", allow_hyphen_values = true)]
     counts: Option<String>,
+    /// The pattern shapes: `all` (46 placements) or `lean` (without the 4- and 5-square
+    /// diagonals: 38 placements, a faster evaluation; the default).
+    #[arg(long, value_name = "SET", allow_hyphen_values = true)]
+    shapes: Option<String>,
     /// Leave out self-play positions with more empties than this (default 48): datagen's
     /// random openings (up to 12 plies) make them, and their labels carry the luck of the
     /// random moves still to come (WTHOR positions are kept).
@@ -121,15 +125,26 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let counts = match args.counts.as_deref().map(str::trim) {
         None => COUNTS,
         Some("none") => Counts::None,
+        Some("parity") => Counts::Parity,
         Some("potential") => Counts::Potential,
         Some("all") => Counts::All,
         Some(other) => {
             return Err(error(format!(
-                "bad --counts '{other}': expected none, potential or all"
+                "bad --counts '{other}': expected none, parity, potential or all"
             )));
         }
     };
-    let layout = PatternWeights::zeros_with(stage_empties, counts);
+    let shapes = match args.shapes.as_deref().map(str::trim) {
+        None => SHAPES,
+        Some("all") => Shapes::All,
+        Some("lean") => Shapes::Lean,
+        Some(other) => {
+            return Err(error(format!(
+                "bad --shapes '{other}': expected all or lean"
+            )));
+        }
+    };
+    let layout = PatternWeights::zeros_with(stage_empties, counts, shapes);
     let opening_empties = match &args.opening_empties {
         Some(n) => parse_in_range(n, "opening-empties", 0..=60)? as u8,
         None => DEFAULT_OPENING_EMPTIES,

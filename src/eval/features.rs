@@ -201,7 +201,7 @@ pub fn symmetrize_patterns(stage: &mut [i16]) {
 }
 
 /// How many placements each shape of [`SHAPES`] has (its distinct orientations).
-const PLACEMENTS_PER_SHAPE: [usize; SHAPES.len()] = [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4];
+pub const PLACEMENTS_PER_SHAPE: [usize; SHAPES.len()] = [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4];
 
 /// Each lane's placement start in a stage's table (0 in the padding lanes): lanes hold the
 /// placements shape by shape. A constant, so that the evaluation's loads carry it in their
@@ -222,6 +222,44 @@ pub const LANE_OFFSETS: [u32; LANES] = {
     assert!(lane == PLACEMENTS);
     lanes
 };
+
+/// Which pattern shapes a layout of weights reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shapes {
+    /// Every shape of [`SHAPES`]: 46 lookups per evaluation.
+    All,
+    /// All but the 4- and 5-square diagonals, which add the least: 38 lookups.
+    Lean,
+}
+
+/// The shapes a lean layout leaves out: the 5- and 4-square diagonals, entries 6 and 7 of
+/// [`SHAPES`].
+const SHORT_DIAGONALS: std::ops::Range<usize> = 6..8;
+
+/// The lanes of the shapes a lean layout leaves out (lanes hold the placements shape by
+/// shape).
+pub const SHORT_DIAGONAL_LANES: std::ops::Range<usize> = {
+    let mut start = 0;
+    let mut shape = 0;
+    while shape < SHORT_DIAGONALS.start {
+        start += PLACEMENTS_PER_SHAPE[shape];
+        shape += 1;
+    }
+    start..start + PLACEMENTS_PER_SHAPE[6] + PLACEMENTS_PER_SHAPE[7]
+};
+
+/// Where the weights of the shapes a lean layout leaves out lie in a stage's table.
+pub const SHORT_DIAGONAL_WEIGHTS: std::ops::Range<usize> = {
+    let (starts, _) = shape_offsets();
+    starts[SHORT_DIAGONALS.start] as usize..starts[SHORT_DIAGONALS.end] as usize
+};
+
+impl Shapes {
+    /// Whether this layout reads placement (lane) `i`.
+    pub fn reads_lane(self, i: usize) -> bool {
+        self == Shapes::All || !SHORT_DIAGONAL_LANES.contains(&i)
+    }
+}
 
 /// The index of placement `i` for `player` to move, computed square by square.
 fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
@@ -424,6 +462,8 @@ pub const POTENTIAL_MAX: usize = 32;
 /// side's, both sides' potential mobility, then the parity of the empties (which side would
 /// play last if nobody passed; it also absorbs what the labels owe to whose turn it is).
 pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1) + 2;
+/// Where the parity weights (even, then odd empties) lie in a stage's table.
+pub const PARITY_WEIGHTS: usize = PATTERNS_END + COUNT_WEIGHTS - 2;
 
 /// The empty squares next to a disc of `discs` (where the other side may later move): the
 /// discs spread one square sideways, then that spread one square up and down.
@@ -440,6 +480,8 @@ fn frontier(discs: u64, empty: u64) -> u64 {
 pub enum Counts {
     /// The patterns alone.
     None,
+    /// The parity of the empties alone: one lookup.
+    Parity,
     /// Potential mobility and parity: a few bit operations per evaluation.
     Potential,
     /// Those and both sides' mobility, which costs two move generations per evaluation.
@@ -449,13 +491,18 @@ pub enum Counts {
 /// The offsets in a stage's table (after the pattern weights, which end at [`PATTERNS_END`])
 /// of the count features of `counts` that `player` to move against `opponent` selects, and
 /// how many there are: potential mobility and parity, then mobility.
-#[inline]
+#[inline(always)]
 pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], usize) {
     let mut out = [0u32; 5];
-    if counts == Counts::None {
-        return (out, 0);
-    }
     let empty = !(player | opponent);
+    match counts {
+        Counts::None => return (out, 0),
+        Counts::Parity => {
+            out[0] = (PARITY_WEIGHTS + (empty.count_ones() & 1) as usize) as u32;
+            return (out, 1);
+        }
+        Counts::Potential | Counts::All => {}
+    }
     // Potential mobility: empty squares beside the other side's discs are where the side to
     // move may later play.
     let mine_potential = (frontier(opponent, empty).count_ones() as usize).min(POTENTIAL_MAX);
@@ -463,7 +510,7 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
     let mobility = PATTERNS_END;
     let third = mobility + 2 * (MOBILITY_MAX + 1);
     let fourth = third + POTENTIAL_MAX + 1;
-    let parity = fourth + POTENTIAL_MAX + 1 + (empty.count_ones() & 1) as usize;
+    let parity = PARITY_WEIGHTS + (empty.count_ones() & 1) as usize;
     out[0] = (third + mine_potential) as u32;
     out[1] = (fourth + theirs_potential) as u32;
     out[2] = parity as u32;
@@ -475,6 +522,22 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
     out[3] = (mobility + mine_count) as u32;
     out[4] = (mobility + MOBILITY_MAX + 1 + theirs_count) as u32;
     (out, 5)
+}
+
+/// Pseudo-random disjoint pairs of bitboards (not necessarily reachable positions), for tests
+/// of the index and weight arithmetic.
+#[cfg(test)]
+pub(crate) fn random_disc_pairs(mut seed: u64, count: usize) -> impl Iterator<Item = (u64, u64)> {
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        seed
+    };
+    (0..count).map(move |_| {
+        let (a, b) = (next(), next());
+        (a & !b, b & !a)
+    })
 }
 
 #[cfg(test)]
@@ -491,6 +554,22 @@ mod tests {
         }
         // Rows: 4 each; the long diagonal 2; other diagonals 4; edge 4; 2 x 5 block 8; 3 x 3 4.
         assert_eq!(per_shape, [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4]);
+    }
+
+    #[test]
+    fn the_lean_layout_leaves_out_exactly_the_short_diagonals() {
+        let (starts, _) = shape_offsets();
+        for (i, &offset) in LANE_OFFSETS[..PLACEMENTS].iter().enumerate() {
+            let short = offset == starts[6] || offset == starts[7];
+            assert_eq!(SHORT_DIAGONAL_LANES.contains(&i), short, "lane {i}");
+            assert_eq!(Shapes::Lean.reads_lane(i), !short, "lane {i}");
+            assert!(Shapes::All.reads_lane(i));
+            if short {
+                assert_eq!(TABLES.len[i], if offset == starts[6] { 5 } else { 4 });
+            }
+        }
+        // 3^5 + 3^4 weights.
+        assert_eq!(SHORT_DIAGONAL_WEIGHTS.len(), 243 + 81);
     }
 
     #[test]
@@ -528,16 +607,7 @@ mod tests {
         let table: Vec<i8> = (0..end as u32)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as i8)
             .collect();
-        let mut seed = 7u64;
-        for _ in 0..20_000 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let a = seed;
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let (player, opponent) = (a & !seed, seed & !a);
+        for (player, opponent) in random_disc_pairs(7, 20_000) {
             assert_eq!(
                 pattern_sum(&table, player, opponent),
                 slow_pattern_sum(&table, player, opponent)

@@ -22,7 +22,7 @@ mod weighted;
 
 pub use classic::{Classic, protected_discs};
 pub use discs::{Discs, DiscsInverse};
-pub use pattern::{Pattern, PatternWthor};
+pub use pattern::{Pattern, PatternFull, PatternWthor};
 pub use weighted::Weighted;
 
 use crate::board::Position;
@@ -168,6 +168,8 @@ evaluator_kinds! {
     PatternWthor => PatternWthor, "pattern-wthor";
     /// [`Pattern`], trained on positions labelled by our own solver and search.
     Pattern => Pattern, "pattern";
+    /// [`PatternFull`], the same with every shape and potential mobility: the solver's.
+    PatternFull => PatternFull, "pattern-full";
 }
 
 impl fmt::Display for EvaluatorKind {
@@ -281,11 +283,24 @@ mod tests {
         // The transposition table keys on these: they stay what they were.
         assert_eq!(
             ids,
-            [None, Some(2), Some(3), Some(4), Some(5), Some(6), Some(7)]
+            [
+                None,
+                Some(2),
+                Some(3),
+                Some(4),
+                Some(5),
+                Some(6),
+                Some(7),
+                Some(8)
+            ]
         );
         let p = Position::start().play("f5".parse().unwrap()).unwrap();
         assert_eq!(EvaluatorKind::Discs.evaluate(&p), Discs.evaluate(&p));
         assert_eq!(EvaluatorKind::Pattern.evaluate(&p), Pattern.evaluate(&p));
+        assert_eq!(
+            EvaluatorKind::PatternFull.evaluate(&p),
+            PatternFull.evaluate(&p)
+        );
         assert_eq!(EvaluatorKind::Random.evaluate(&p), 0);
         assert_eq!(EvaluatorKind::Classic.centidiscs_per_unit(), 38.0);
         assert_eq!(EvaluatorKind::Random.centidiscs_per_unit(), 1.0);

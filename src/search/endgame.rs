@@ -14,7 +14,7 @@
 //!
 //! **Selective pre-searches.** From [`PRESEARCH_EMPTIES`] empties on, [`Endgame::solve_selective`]
 //! first solves at 73%, then 87%, then 95% confidence: null-window nodes of 12 empties or more
-//! try a Multi-ProbCut cut, a shallow `pattern` search whose value predicts the exact score
+//! try a Multi-ProbCut cut, a shallow `pattern-full` search whose value predicts the exact score
 //! (the regression of `probcut::endgame_regression`), taken when the prediction clears the
 //! window by `t` sigmas. These searches are much smaller than the exact one and leave best
 //! moves for its nodes in the table, plus a value to centre its first window on. Their table
@@ -30,8 +30,8 @@
 //! a null-window search that only asks "is the value above alpha?".
 //!
 //! **By depth.** What a node does depends on its number of empties `n`:
-//! * above 15 empties moves are ordered by a one-ply `pattern` search of the reply, above 14
-//!   by the `pattern` view of the position after the move; below that "fastest first": the
+//! * above 15 empties moves are ordered by a one-ply `pattern-full` search of the reply, above 14
+//!   by the `pattern-full` view of the position after the move; below that "fastest first": the
 //!   move that leaves the opponent fewest replies, with corners, quadrant parity and the
 //!   opponent's potential mobility as tie-breaks (`ordering.rs`). The table move goes first,
 //!   and a null-window node orders the other moves only when it does not refute the node;
@@ -62,7 +62,7 @@ use super::stability::stable_discs;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Color, Position, flips, last_flip_count, legal_moves};
-use crate::eval::{EVAL_LIMIT, Evaluator, Pattern};
+use crate::eval::{EVAL_LIMIT, Evaluator, PatternFull};
 use ordering::{MoveList, odd_quadrant_squares, order_moves};
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
@@ -121,7 +121,7 @@ pub(crate) struct Endgame<'a> {
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
     /// Below 100%, null-window nodes far from the end take Multi-ProbCut cuts predicted by a
-    /// shallow `pattern` search ([`probcut::endgame_cut`]): the pre-searches of
+    /// shallow `pattern-full` search ([`probcut::endgame_cut`]): the pre-searches of
     /// [`Endgame::solve_selective`].
     pub selectivity: Selectivity,
     /// With several threads, the moves being searched by others (see `threads.rs`).
@@ -199,16 +199,16 @@ impl<'a> Endgame<'a> {
         }
     }
 
-    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern` search
+    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern-full` search
     /// predicts, with the solve's confidence, that the exact value is above `alpha` (then
     /// `alpha + 1`) or at most `alpha` (then `alpha`).
     fn probcut(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
         let cut = probcut::endgame_cut(n, alpha, self.selectivity.t());
         let position = Position::from_player_opponent(player, opponent, Color::Black);
-        let state = Pattern.state(&position);
+        let state = PatternFull.state(&position);
         let mut shallow = Midgame {
             tt: self.tt,
-            eval: &Pattern,
+            eval: &PatternFull,
             nodes: 0,
             stopper: &mut *self.stopper,
             selectivity: Selectivity::FULL,

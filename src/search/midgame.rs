@@ -410,7 +410,7 @@ impl<E: Evaluator> Midgame<'_, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{Pattern, PatternWthor};
+    use crate::eval::{Pattern, PatternFull, PatternWthor};
     use crate::search::limits::Limits;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -576,6 +576,7 @@ mod tests {
     #[test]
     fn incremental_scores_equal_fresh_scores_at_every_node_of_searches() {
         check_searches(Pattern);
+        check_searches(PatternFull);
         check_searches(PatternWthor);
     }
 }

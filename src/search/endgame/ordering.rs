@@ -3,7 +3,7 @@
 
 use crate::board::{Bits, CORNERS, Color, Position, flips, legal_moves};
 use crate::eval::features::FeatureState;
-use crate::eval::{Evaluator, Pattern};
+use crate::eval::{Evaluator, PatternFull};
 use crate::search::tt::TranspositionTable;
 
 /// The evaluator's view of the position `player`/`opponent` reached from the one whose
@@ -13,7 +13,7 @@ use crate::search::tt::TranspositionTable;
 #[inline]
 fn order_view(state: &FeatureState, sq: usize, f: u64, player: u64, opponent: u64) -> i32 {
     let child = Position::from_player_opponent(player, opponent, Color::Black);
-    Pattern.leaf_score(state, &child, sq, f) / ORDER_SCALE
+    PatternFull.leaf_score(state, &child, sq, f) / ORDER_SCALE
 }
 /// Tuned on FFO #20-#39: 4, 8, 16, 32 and 64 gave 235, 212, 199, 174 and 186 M nodes.
 const ORDER_SCALE: i32 = 32;
@@ -61,7 +61,7 @@ pub(super) fn order_moves(
     let odd = odd_quadrant_squares(!(player | opponent));
     // The pattern indices of the node, made once and updated along each move and reply.
     let state = (n > EVAL_ORDER_EMPTIES).then(|| {
-        Pattern.state(&Position::from_player_opponent(
+        PatternFull.state(&Position::from_player_opponent(
             player,
             opponent,
             Color::Black,
@@ -81,7 +81,7 @@ pub(super) fn order_moves(
             // plus the opponent's mobility.
             let replies = legal_moves(np, no);
             let view = if n > DEEP_ORDER_EMPTIES {
-                best_reply_value(&Pattern.play(state, sq, f), np, no, replies)
+                best_reply_value(&PatternFull.play(state, sq, f), np, no, replies)
             } else {
                 order_view(state, sq, f, np, no)
             };
@@ -177,7 +177,7 @@ impl MoveList {
 fn best_reply_value(state: &FeatureState, player: u64, opponent: u64, replies: u64) -> i32 {
     if replies == 0 {
         let passed = Position::from_player_opponent(opponent, player, Color::Black);
-        return -Pattern.evaluate_with(&Pattern.pass(state), &passed) / ORDER_SCALE;
+        return -PatternFull.evaluate_with(&PatternFull.pass(state), &passed) / ORDER_SCALE;
     }
     Bits(replies)
         .map(|sq| {
