@@ -1,6 +1,6 @@
 //! `othello-engine book`: grows, deepens, shows and merges opening books.
 
-use super::args::{CliError, error, read_book};
+use super::args::{BookFile, CliError, book_file, error, read_book};
 use super::interrupt::{catch_signals, exit_if_caught};
 use crate::board::{Move, Position};
 use crate::search::book::{Book, normalize};
@@ -91,8 +91,8 @@ pub struct ShowArgs {
     #[arg(value_name = "POSITION")]
     position: Option<String>,
     /// The book file (default, or `builtin`: the built-in book).
-    #[arg(long, value_name = "FILE", value_parser = super::args::book_file)]
-    book: Option<super::args::BookFile>,
+    #[arg(long, value_name = "FILE", value_parser = book_file)]
+    book: Option<BookFile>,
 }
 
 /// Arguments of `book merge`.
@@ -320,7 +320,7 @@ fn show(args: ShowArgs) -> Result<(), CliError> {
         None => Position::start(),
     };
     let book = match args.book {
-        Some(super::args::BookFile(book, _)) => book,
+        Some(BookFile(book, _)) => book,
         None => crate::search::book::built_in(),
     };
     println!("{position}");

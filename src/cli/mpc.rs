@@ -146,7 +146,10 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         let (values, searched) = values_by_depth(
             &mut searcher,
             position,
-            (depth, CALIBRATED_EVALUATOR),
+            PhaseLevel {
+                depth,
+                eval: CALIBRATED_EVALUATOR,
+            },
             max_depth,
             &limits,
         );
@@ -216,18 +219,17 @@ fn spread<T: Copy>(candidates: &[T], wanted: usize) -> Vec<T> {
         .collect()
 }
 
-/// The value of each finished depth of a full-width iterative deepening of `position` to
-/// `depth` with the calibrated evaluator (`None` where proven or not reached; `slots` + 1
+/// The value of each finished depth of a full-width iterative deepening of `position` at
+/// `level` (its depth and evaluator) (`None` where proven or not reached; `slots` + 1
 /// entries), and the nodes searched.
 fn values_by_depth(
     searcher: &mut Searcher,
     position: &Position,
-    (depth, eval): (u32, EvaluatorKind),
+    level: PhaseLevel,
     slots: u32,
     limits: &Limits,
 ) -> (Vec<Option<i32>>, u64) {
     let mut values = vec![None; slots as usize + 1];
-    let level = PhaseLevel { depth, eval };
     let report = searcher.search(position, level, limits, &mut |r| {
         if let Value::Estimate(v) = r.value
             && v.abs() < WIN
@@ -362,7 +364,10 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
         let (mut values, _) = values_by_depth(
             &mut searcher,
             position,
-            (max_depth, EvaluatorKind::PatternFull),
+            PhaseLevel {
+                depth: max_depth,
+                eval: EvaluatorKind::PatternFull,
+            },
             max_depth,
             &Limits::none(),
         );

@@ -201,7 +201,7 @@ pub fn symmetrize_patterns(stage: &mut [i16]) {
 }
 
 /// How many placements each shape of [`SHAPES`] has (its distinct orientations).
-pub const PLACEMENTS_PER_SHAPE: [usize; SHAPES.len()] = [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4];
+const PLACEMENTS_PER_SHAPE: [usize; SHAPES.len()] = [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4];
 
 /// Each lane's placement start in a stage's table (0 in the padding lanes): lanes hold the
 /// placements shape by shape. A constant, so that the evaluation's loads carry it in their
@@ -239,13 +239,15 @@ const SHORT_DIAGONALS: std::ops::Range<usize> = 6..8;
 /// The lanes of the shapes a lean layout leaves out (lanes hold the placements shape by
 /// shape).
 pub const SHORT_DIAGONAL_LANES: std::ops::Range<usize> = {
-    let mut start = 0;
-    let mut shape = 0;
-    while shape < SHORT_DIAGONALS.start {
-        start += PLACEMENTS_PER_SHAPE[shape];
+    let (mut start, mut end, mut shape) = (0, 0, 0);
+    while shape < SHORT_DIAGONALS.end {
+        if shape == SHORT_DIAGONALS.start {
+            start = end;
+        }
+        end += PLACEMENTS_PER_SHAPE[shape];
         shape += 1;
     }
-    start..start + PLACEMENTS_PER_SHAPE[6] + PLACEMENTS_PER_SHAPE[7]
+    start..end
 };
 
 /// Where the weights of the shapes a lean layout leaves out lie in a stage's table.

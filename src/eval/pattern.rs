@@ -18,8 +18,8 @@
 
 use super::Evaluator;
 use super::features::{
-    COUNT_WEIGHTS, Counts, FeatureState, LANE_OFFSETS, LANES, PARITY_WEIGHTS, PATTERNS_END,
-    PLACEMENTS, SHORT_DIAGONAL_LANES, SHORT_DIAGONAL_WEIGHTS, Shapes, count_features, pattern_sum,
+    COUNT_WEIGHTS, Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS,
+    SHORT_DIAGONAL_LANES, SHORT_DIAGONAL_WEIGHTS, Shapes, count_features, pattern_sum,
     symmetrize_patterns,
 };
 use crate::board::Position;
@@ -302,10 +302,9 @@ impl PatternWeights {
     fn count_sum(&self, table: &[i8], player: u64, opponent: u64) -> i32 {
         match self.counts {
             Counts::None => 0,
-            // The parity alone, without the general path's array.
+            // The parity alone, inline (`count_features` is, and folds to one offset here).
             Counts::Parity => {
-                let odd = ((player | opponent).count_ones() & 1) as usize;
-                i32::from(table[PARITY_WEIGHTS + odd])
+                i32::from(table[count_features(player, opponent, Counts::Parity).0[0] as usize])
             }
             Counts::Potential | Counts::All => self.count_sum_general(table, player, opponent),
         }
@@ -668,7 +667,7 @@ mod tests {
             }
             let reread = PatternWeights::from_bytes(&weights.to_bytes()).unwrap();
             assert_eq!(reread, weights);
-            for (player, opponent) in super::super::features::random_disc_pairs(11, 5_000) {
+            for (player, opponent) in crate::eval::features::random_disc_pairs(11, 5_000) {
                 let state = FeatureState::new(player, opponent);
                 assert_eq!(
                     weights.score_with(&state, player, opponent),
