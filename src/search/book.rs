@@ -46,6 +46,13 @@ pub const VARIETY_PLIES: usize = 8;
 /// The book ends its lines with searched leaves within this many plies of the start.
 const MAX_PV: usize = 12;
 
+/// The weight of a book move (or line) that falls `loss` hundredths of a disc below the best,
+/// when the book draws with `randomness` (above 0): it falls by a factor of e for every
+/// `randomness` below the best.
+fn loss_weight(loss: i32, randomness: i32) -> f64 {
+    (-f64::from(loss.max(0)) / f64::from(randomness.max(1))).exp()
+}
+
 /// A position key: the (player, opponent) pair in the orientation that makes it smallest.
 pub type BookKey = (u64, u64);
 
@@ -295,12 +302,15 @@ impl Book {
     /// book's best line (only the opponent's mistakes widen it). With `randomness` 0 the best
     /// is played (the first in square order among equals).
     ///
-    /// A candidate's weight is its value's weight, falling linearly from the best to half as
-    /// much at the edge of the window, times the number of lines of the next
-    /// [`VARIETY_PLIES`] plies that the same draw can follow after it. Drawing moves with equal
-    /// weights would make the narrow lines (one playable reply after another) as likely as a
-    /// whole bush of playable lines; counting the lines spreads games evenly over the playable
-    /// openings, so they repeat about half as often for the same `randomness`.
+    /// The draw is over whole lines, not single moves: every line of the next
+    /// [`VARIETY_PLIES`] plies that the same draw can follow (both sides drawing in their
+    /// windows) weighs `exp(-loss / randomness)`, where `loss` sums how far each of its moves
+    /// falls below its position's best; a move is drawn with the weight of the lines that
+    /// begin with it. Of all the ways to spread games over the playable lines, this one gives
+    /// the most variety for a given expected loss (it maximises the entropy of the lines at a
+    /// fixed mean loss). Drawing single moves by their values alone would make a narrow line
+    /// (one playable reply after another) as likely as a whole bush of playable lines, and
+    /// games would repeat far more often for the same price.
     pub fn choose(
         &self,
         position: &Position,
@@ -313,18 +323,23 @@ impl Book {
         if candidates.len() <= 1 {
             return Some(moves[0]);
         }
-        let floor = moves[0].value - randomness;
         let mut memo = HashMap::new();
-        let weighted: Vec<(BookMove, u128)> = candidates
+        let weighted: Vec<(BookMove, f64)> = candidates
             .iter()
             .map(|m| {
-                let lines = self.lines_after(position, m.mv, randomness, VARIETY_PLIES, &mut memo);
-                let value_weight = u128::from((m.value - floor + 1 + randomness).unsigned_abs());
-                (*m, value_weight * u128::from(lines))
+                let lines =
+                    self.line_weight_after(position, m.mv, randomness, VARIETY_PLIES, &mut memo);
+                (
+                    *m,
+                    loss_weight(moves[0].value - m.value, randomness) * lines,
+                )
             })
             .collect();
-        let total: u128 = weighted.iter().map(|(_, w)| w).sum();
-        let mut pick = rng.random_range(0..total);
+        let total: f64 = weighted.iter().map(|(_, w)| w).sum();
+        if !total.is_finite() || total <= 0.0 {
+            return Some(moves[0]);
+        }
+        let mut pick = rng.random_range(0.0..total);
         for (m, w) in &weighted {
             if pick < *w {
                 return Some(*m);
@@ -360,32 +375,34 @@ impl Book {
         }
     }
 
-    /// The lines of [`Book::lines_within`] of `plies` moves that begin with `mv`.
-    fn lines_after(
+    /// The summed weight of the lines of [`Book::line_weight`] of `plies` moves that begin
+    /// with `mv` (not counting `mv`'s own loss).
+    fn line_weight_after(
         &self,
         position: &Position,
         mv: Move,
         randomness: i32,
         plies: usize,
-        memo: &mut HashMap<(u64, u64, usize, usize), u64>,
-    ) -> u64 {
+        memo: &mut HashMap<(u64, u64, usize, usize), f64>,
+    ) -> f64 {
         match position.play(mv) {
-            Ok(child) => self.lines_within(&child, randomness, plies - 1, memo),
-            Err(_) => 1,
+            Ok(child) => self.line_weight(&child, randomness, plies - 1, memo),
+            Err(_) => 1.0,
         }
     }
 
-    /// The number of distinct lines of at most `plies` moves that [`Book::choose`] can draw
-    /// from `position` on (a line ends early where it leaves the book), memoised by position.
-    fn lines_within(
+    /// The summed weight of the distinct lines of at most `plies` moves that [`Book::choose`]
+    /// can draw from `position` on (a line ends early where it leaves the book), each line
+    /// weighing [`loss_weight`] of its total loss; memoised by position.
+    fn line_weight(
         &self,
         position: &Position,
         randomness: i32,
         plies: usize,
-        memo: &mut HashMap<(u64, u64, usize, usize), u64>,
-    ) -> u64 {
+        memo: &mut HashMap<(u64, u64, usize, usize), f64>,
+    ) -> f64 {
         if plies == 0 {
-            return 1;
+            return 1.0;
         }
         let id = (
             position.player(),
@@ -393,19 +410,22 @@ impl Book {
             plies,
             position.side_to_move().index(),
         );
-        if let Some(&n) = memo.get(&id) {
-            return n;
+        if let Some(&w) = memo.get(&id) {
+            return w;
         }
-        let n = match self.moves(position) {
-            None => 1,
+        let w = match self.moves(position) {
+            None => 1.0,
             Some(moves) => self
                 .candidates(position, &moves, randomness)
                 .iter()
-                .map(|m| self.lines_after(position, m.mv, randomness, plies, memo))
-                .fold(0u64, u64::saturating_add),
+                .map(|m| {
+                    loss_weight(moves[0].value - m.value, randomness)
+                        * self.line_weight_after(position, m.mv, randomness, plies, memo)
+                })
+                .sum(),
         };
-        memo.insert(id, n);
-        n
+        memo.insert(id, w);
+        w
     }
 
     /// The book's best line from `position`, at most `max_len` moves, while it stays in the
@@ -710,9 +730,9 @@ mod tests {
             .collect();
         assert!(picks.iter().all(|&m| m == sq("d6") || m == sq("f6")));
         let d6 = picks.iter().filter(|&&m| m == sq("d6")).count();
-        // Weights 101 and 81 (the window's width plus what is left of it, plus one).
+        // Weights 1 and exp(-20/50) = 0.67: d6 is drawn 60% of the time.
         assert!(
-            (500..620).contains(&d6),
+            (540..660).contains(&d6),
             "weighted toward the best: d6 {d6} of 1000"
         );
         assert!(book.choose(&start, 50, &mut rng).is_none());
