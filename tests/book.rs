@@ -238,8 +238,17 @@ fn the_faces_play_and_show_book_moves() {
     let shown = ok(&["book", "show", "--book", "builtin", "e6"]);
     assert_eq!(shown, ok(&["book", "show", "e6"]));
     assert!(shown.contains("in the book"), "{shown}");
-    // The book is off unless asked for.
-    let out = ok(&["analyse", "--midgame-depth", "2", "--opening-depth", "2"]);
+    // The book is on by default, and off with --no-book.
+    let out = ok(&["analyse"]);
+    assert!(out.contains("from the book"), "{out}");
+    let out = ok(&[
+        "analyse",
+        "--no-book",
+        "--midgame-depth",
+        "2",
+        "--opening-depth",
+        "2",
+    ]);
     assert!(!out.contains("from the book"), "{out}");
     // GTP: the book's moves of the start, and genmove plays one of them.
     let mut s = Server::start(&["gtp", "--book", "builtin", "--book-randomness", "0"]);
@@ -314,5 +323,95 @@ fn learn_adds_the_game_to_the_book_file() {
         }
     }
     assert!(learned >= 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_learn_adds_the_games_of_a_ggf_file_and_refuses_bad_ones() {
+    let dir = scratch("learn-ggf");
+    let path = dir.join("book.bin");
+    small_book(&path, 3, &[]);
+    let before = read(&path);
+    // Two games as `match --ggf` writes them, one a line, the second with a pass-free
+    // different line; a blank line between them is skipped.
+    let game = |moves: &[&str]| {
+        let mut g = String::from(
+            "(;GM[Othello]PC[othello-engine match, game 1]PB[a]PW[b]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+        );
+        for (i, m) in moves.iter().enumerate() {
+            g.push_str(&format!("{}[{m}]", if i % 2 == 0 { "B" } else { "W" }));
+        }
+        g + ";)"
+    };
+    let first = ["F5", "D6", "C3", "D3", "C4", "F4", "C5", "B3", "C2", "E6"];
+    let second = ["F5", "F6", "E6", "F4", "E3", "C5", "C4", "E7"];
+    let games = dir.join("games.ggf");
+    std::fs::write(&games, format!("{}\n\n{}\n", game(&first), game(&second))).unwrap();
+    // Depth 2, three positions a game, a small table and one thread keep it quick.
+    let learn = |extra: &[&str]| {
+        let mut args = vec!["book", "learn", text(&path), text(&games)];
+        args.extend([
+            "--depth",
+            "2",
+            "--positions",
+            "3",
+            "--hash",
+            "4",
+            "--threads",
+            "1",
+        ]);
+        args.extend(extra);
+        ok(&args)
+    };
+    let out = learn(&[]);
+    assert!(out.contains("2 of 2 games learned"), "{out}");
+    let after = read(&path);
+    // Each game's first positions after it left the book are book positions now, at most
+    // three a game, and every position the book had is still there.
+    let mut learned = 0;
+    for line in [&first[..], &second[..]] {
+        let mut at = Position::start();
+        let mut new_here = 0;
+        for m in line {
+            at = at.play(m.to_lowercase().parse().unwrap()).unwrap();
+            let (key, _) = normalize(at.player(), at.opponent());
+            if after.entry(&key).is_some() && before.entry(&key).is_none() {
+                new_here += 1;
+            }
+        }
+        assert!(
+            (1..=3).contains(&new_here),
+            "{new_here} learned from {line:?}"
+        );
+        learned += new_here;
+    }
+    assert_eq!(after.len(), before.len() + learned);
+    assert!(before.entries().all(|(k, _)| after.entry(k).is_some()));
+    // Learning the same games again deepens each line by up to three more positions; with
+    // --skip 2 (what a stopped run says to add) nothing is learned.
+    learn(&["--skip", "2"]);
+    assert_eq!(read(&path).len(), after.len());
+    let out = learn(&[]);
+    assert!(out.contains("2 of 2 games"), "{out}");
+    let again = read(&path);
+    assert!(again.len() > after.len() && again.len() <= after.len() + 6);
+    // A game with an illegal move is refused by file and line before anything is searched.
+    let bad = dir.join("bad.ggf");
+    std::fs::write(&bad, format!("{}\n{}\n", game(&first), game(&["F5", "F5"]))).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    refused(&["book", "learn", text(&path), text(&bad)], "bad.ggf:2");
+    refused(
+        &["book", "learn", text(&path), text(&dir.join("none.ggf"))],
+        "none.ggf",
+    );
+    refused(
+        &["book", "learn", text(&path), text(&games), "--depth", "0"],
+        "--depth",
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the book is unchanged"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -52,6 +52,7 @@ fn a_pondering_gtp_engine_answers_at_once() {
             "1",
             "--ponder",
             ponder,
+            "--no-book",
             "--log-file",
             &log_arg,
         ]);

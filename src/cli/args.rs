@@ -91,11 +91,11 @@ pub struct LevelArgs {
     /// Seed for the random evaluator and the book's random choices, for games that repeat.
     #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
-    /// Open from the book FILE (written by `book build`; `builtin`: the book built into the
-    /// binary). Without it the engine searches from the first move.
+    /// Open from the book FILE (written by `book build`) instead of the book built into the
+    /// binary (`builtin`, the default).
     #[arg(long, value_name = "FILE", value_parser = book_file, conflicts_with = "no_book")]
     pub book: Option<BookFile>,
-    /// Play without an opening book (the default): search from the first move.
+    /// Play without an opening book: search from the first move.
     #[arg(long)]
     pub no_book: bool,
     /// Draw book moves among those within D discs of the best, weighted toward the best (0:
@@ -192,14 +192,16 @@ impl LevelArgs {
         self.threads.unwrap_or_else(available_threads)
     }
 
-    /// The opening book: `--book`'s (`builtin`: the one built into the binary); none without
-    /// it or with `--no-book`. Off by default: against our own default at `--tc 5+0.05` from
-    /// the start position, the built-in book scored 43.5% in 200 games (README).
+    /// The opening book: `--book`'s, none with `--no-book`, else the one built into the
+    /// binary.
     pub fn opening_book(&self) -> Option<Arc<Book>> {
         if self.no_book {
             return None;
         }
-        self.book.as_ref().map(|BookFile(book, _)| Arc::clone(book))
+        Some(match &self.book {
+            Some(BookFile(book, _)) => Arc::clone(book),
+            None => crate::search::book::built_in(),
+        })
     }
 
     /// The file of `--book FILE`, where NBoard's `learn` saves what it learns.

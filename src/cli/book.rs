@@ -5,7 +5,7 @@ use super::interrupt::{catch_signals, exit_if_caught};
 use crate::board::{Move, Position};
 use crate::search::book::{Book, normalize};
 use crate::search::book_build::{self, BuildSettings};
-use crate::search::{DEFAULT_HASH_MIB, Searcher};
+use crate::search::{DEFAULT_HASH_MIB, Searcher, available_threads, parse_threads};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
@@ -26,6 +26,10 @@ pub enum BookCommand {
     Show(ShowArgs),
     /// Join books (the shards of a build) into one.
     Merge(MergeArgs),
+    /// Add games (GGF, one game a line, as `match --ggf` writes them) to a book: the first
+    /// positions after each game left the book are searched and become book positions, and
+    /// their values back up through the book.
+    Learn(LearnArgs),
 }
 
 /// How a book grows: the flags `build` and `extend` share.
@@ -106,6 +110,33 @@ pub struct MergeArgs {
     out: String,
 }
 
+/// Arguments of `book learn`.
+#[derive(Args, Debug)]
+pub struct LearnArgs {
+    /// The book file, grown in place (saved after every game).
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// GGF files of games, one game a line.
+    #[arg(value_name = "GAMES", required = true)]
+    games: Vec<String>,
+    /// The deepest search that values a learned move (the book's own depth when smaller).
+    #[arg(long, value_name = "PLIES", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// The most positions learned from each game after it left the book.
+    #[arg(long, value_name = "N", default_value_t = book_build::LEARN_POSITIONS)]
+    positions: usize,
+    /// Go on after the first N games (what an interrupted run says): a game learned again
+    /// would be deepened by `--positions` more.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    skip: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", value_parser = super::args::hash_mib)]
+    hash: Option<usize>,
+    /// Threads for the searches, 1 to 256 (default: the cores available).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
 /// Runs a `book` subcommand.
 pub fn run(command: BookCommand) -> Result<(), CliError> {
     match command {
@@ -113,6 +144,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
         BookCommand::Extend(args) => extend(args),
         BookCommand::Show(args) => show(args),
         BookCommand::Merge(args) => merge(args),
+        BookCommand::Learn(args) => learn(args),
     }
 }
 
@@ -370,6 +402,70 @@ fn merge(args: MergeArgs) -> Result<(), CliError> {
         merged.len(),
         args.files.len(),
         args.out
+    );
+    Ok(())
+}
+
+/// The games of the GGF files at `paths`, one a line (blank lines skipped): every game's
+/// positions from its start, or an error naming the file and line of the first bad one.
+fn read_games(paths: &[String]) -> Result<Vec<Vec<Position>>, CliError> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| error(format!("cannot read {path}: {e}")))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let game = crate::game::ggf::parse_ggf(line)
+                .map_err(|e| error(format!("{path}:{}: {}", i + 1, e.0)))?;
+            games.push(game.record.positions().to_vec());
+        }
+    }
+    Ok(games)
+}
+
+fn learn(args: LearnArgs) -> Result<(), CliError> {
+    let book = read_book(&args.file).map_err(error)?;
+    let games = read_games(&args.games)?;
+    let stop = catch_signals()?;
+    let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), Some(0));
+    searcher.set_threads(args.threads.unwrap_or_else(available_threads));
+    let before = book.len();
+    searcher.set_book(Some(std::sync::Arc::new(book)), 0);
+    let started = Instant::now();
+    let mut done = args.skip.min(games.len());
+    let mut progress = Progress::new("games", games.len(), done);
+    for positions in &games[done..] {
+        let added = searcher.learn_line(positions, args.depth, args.positions, &stop);
+        if added > 0
+            && let Some(book) = searcher.book()
+        {
+            save(book, &args.file)?;
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        done += 1;
+        progress.show(done);
+    }
+    progress.finish();
+    let book = searcher.book().cloned().unwrap_or_default();
+    println!(
+        "book learn: {done} of {} games learned, {} positions added, {} positions, {} bytes, in {:.0} s; main line {}",
+        games.len(),
+        book.len() - before,
+        book.len(),
+        book.to_bytes().len(),
+        started.elapsed().as_secs_f64(),
+        main_line_text(&book)
+    );
+    exit_if_caught(
+        "book learn",
+        &format!(
+            "{} holds every finished position: add --skip {done} to the same command to go on",
+            args.file
+        ),
     );
     Ok(())
 }

@@ -271,23 +271,37 @@ const LEARN_MAX_DEPTH: u32 = 12;
 impl Searcher {
     /// Adds the game `positions` (from its first position on) to the searcher's book: the
     /// first [`LEARN_POSITIONS`] positions after the game left the book are valued at the depth
-    /// of the last book position it passed, at most [`LEARN_MAX_DEPTH`] (NBoard's `learn`). The book is copied, so other
-    /// holders of the old one keep it. Returns the positions added; `stop` ends it early,
-    /// keeping what is done.
+    /// of the last book position it passed, at most [`LEARN_MAX_DEPTH`] (NBoard's `learn`). The
+    /// book is copied, so other holders of the old one keep it. Returns the positions added;
+    /// `stop` ends it early, keeping what is done.
     pub fn learn(&mut self, positions: &[Position], stop: &AtomicBool) -> usize {
+        self.learn_line(positions, LEARN_MAX_DEPTH, LEARN_POSITIONS, stop)
+    }
+
+    /// [`Searcher::learn`] with its limits given: at most `max_positions` positions after the
+    /// game left the book, each valued at the depth of the last book position it passed, at
+    /// most `max_depth` (`book learn`). Values back up through the book at once, so a line the
+    /// book rated too kindly falls to what the deeper positions show.
+    pub fn learn_line(
+        &mut self,
+        positions: &[Position],
+        max_depth: u32,
+        max_positions: usize,
+        stop: &AtomicBool,
+    ) -> usize {
         let Some(shared) = self.book.take() else {
             return 0;
         };
         let mut book = (*shared).clone();
-        let mut depth = LEARN_MAX_DEPTH;
+        let mut depth = max_depth;
         let mut added = 0;
         for position in positions {
-            if added == LEARN_POSITIONS || position.is_game_over() || stop.load(Ordering::Relaxed) {
+            if added == max_positions || position.is_game_over() || stop.load(Ordering::Relaxed) {
                 break;
             }
             let (key, _) = normalize(position.player(), position.opponent());
             if let Some(entry) = book.entry(&key) {
-                depth = u32::from(entry.depth).clamp(1, LEARN_MAX_DEPTH);
+                depth = u32::from(entry.depth).clamp(1, max_depth);
                 continue;
             }
             let Some(moves) = value_moves(self, position, depth, stop) else {
