@@ -7,9 +7,10 @@
 //!
 //! **Windows.** [`Endgame::solve_exact`] does not search the full -64..64 window. It starts
 //! with a window of width 2 around a guess (the searcher's score guess from a short `pattern`
-//! search, rounded to even); a failure moves the window past the bound it returned, widened by
-//! 4, 8, 16... discs, until the value falls inside. Narrow windows cut far more than wide
-//! ones, so a good guess does most of a solve in one or two passes. A win/draw/loss solve is
+//! search, rounded to even); after a failure the bound it returned is known, and the next
+//! window of width 2 asks only whether the value lies beyond it, until a search lands on
+//! the value or the bounds meet. Narrow windows cut far more than wide ones, so a good guess
+//! does most of a solve in one or two passes. A win/draw/loss solve is
 //! the single window -1..1 (its pre-searches, below, still look for the value near a draw).
 //!
 //! **Selective pre-searches.** From [`PRESEARCH_EMPTIES`] empties on, [`Endgame::solve_selective`]
@@ -232,25 +233,37 @@ impl<'a> Endgame<'a> {
         result.filter(|_| !self.stopper.stopped())
     }
 
-    /// The exact value and best move, found by windows of width 2 around `guess` widened until
-    /// the value falls inside (scores of finished games are always even).
+    /// The exact value and best move, found by windows of width 2: the first around `guess`;
+    /// after a failure, the bound it returned is known, and the next window only asks whether
+    /// the value lies beyond it (scores of finished games are even, so a window of width 2 is
+    /// a null-window test). Each failure thus costs only the proof of its own side, never a
+    /// re-proof of the bound just found.
     pub fn solve_exact(&mut self, player: u64, opponent: u64, guess: i32, n: u32) -> (i32, u8) {
         let guess = (guess.clamp(-64, 64) / 2) * 2;
         let (mut alpha, mut beta) = (guess - 1, guess + 1);
-        let mut width = 4;
+        let (mut lower, mut upper) = (-64, 64);
+        let mut lower_move = NO_MOVE;
         loop {
             let (v, best) = self.pvs(player, opponent, alpha, beta, n);
+            log::debug!(
+                "{n} empties, window {alpha:+}..{beta:+} at {}: {v:+}, {} nodes so far",
+                self.selectivity,
+                self.nodes
+            );
             if self.stopper.stopped() || (v > alpha && v < beta) {
-                return (v, best);
+                return (v, if best == NO_MOVE { lower_move } else { best });
             }
-            if v <= alpha {
-                beta = v + 1;
-                alpha = (v - width).max(-65);
+            if v >= beta {
+                // A fail-high's best move reaches its bound: the best move if nothing beats it.
+                (lower, lower_move) = (v, best);
+                (alpha, beta) = (v, v + 2);
             } else {
-                alpha = v - 1;
-                beta = (v + width).min(65);
+                upper = v;
+                (alpha, beta) = (v - 2, v);
             }
-            width *= 2;
+            if lower >= upper {
+                return (lower, lower_move);
+            }
         }
     }
 
