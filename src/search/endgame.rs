@@ -77,6 +77,8 @@ const ETC_EMPTIES: u32 = 11;
 /// With several threads, from this many empties on a node puts off the moves another
 /// thread is searching (see `threads.rs`): below it a node is over before sharing pays.
 const SPLIT_EMPTIES: u32 = 12;
+/// More legal moves than any position has (the most known is 33).
+const MAX_MOVES: usize = 40;
 /// From this many empties on, an exact solve starts with selective pre-searches.
 const PRESEARCH_EMPTIES: u32 = 18;
 
@@ -478,17 +480,22 @@ impl<'a> Endgame<'a> {
         n: u32,
     ) -> Option<i32> {
         let child_depth = self.table_depth(n - 1);
-        for sq in Bits(moves) {
+        // All the children's buckets are asked for first, so that their memory reads overlap.
+        let mut children = [(0u64, 0u64); MAX_MOVES];
+        let mut count = 0;
+        for sq in Bits(moves).take(MAX_MOVES) {
             let f = flips(player, opponent, sq);
-            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
-            if let Some(e) = self.tt.probe(np, no, KIND_ENDGAME)
-                && e.depth >= child_depth
-                && -e.upper > alpha
-            {
-                return Some(-e.upper);
-            }
+            let child = (opponent & !f, player | f | (1u64 << sq));
+            self.tt.prefetch(child.0, child.1);
+            children[count] = child;
+            count += 1;
         }
-        None
+        children[..count].iter().find_map(|&(np, no)| {
+            self.tt
+                .probe(np, no, KIND_ENDGAME)
+                .filter(|e| e.depth >= child_depth && -e.upper > alpha)
+                .map(|e| -e.upper)
+        })
     }
 
     /// Upper bound from the opponent's stable discs, when it can cut below `alpha`.
