@@ -43,6 +43,11 @@ const MAX_ENTRIES: usize = 1 << 24;
 const MAX_MOVES: usize = 64;
 /// How far ahead [`Book::choose`] counts the lines each candidate move opens.
 pub const VARIETY_PLIES: usize = 8;
+/// The book plays, and learns, only positions with at least this many empty squares. Its values
+/// are depth-16 searches; with fewer empties the engine's own search at a game's clock reaches as
+/// deep, and from about 26 empties on its solver answers exactly, so a book value would only
+/// stand in the way.
+pub const MIN_EMPTIES: u32 = 30;
 /// The book ends its lines with searched leaves within this many plies of the start.
 const MAX_PV: usize = 12;
 

@@ -14,7 +14,7 @@
 //! [`SHARD_PLY`] moves: every shard grows the few positions before it, and beyond it only the
 //! lines of its own share; `book merge` joins the shards' books.
 
-use super::book::{Book, BookKey, PASS, normalize};
+use super::book::{Book, BookKey, MIN_EMPTIES, PASS, normalize};
 use super::{Levels, Limits, Searcher, Value};
 use crate::board::{Bits, Move, Position, Square};
 use std::collections::{HashMap, HashSet};
@@ -281,7 +281,8 @@ impl Searcher {
     /// [`Searcher::learn`] with its limits given: at most `max_positions` positions after the
     /// game left the book, each valued at the depth of the last book position it passed, at
     /// most `max_depth` (`book learn`). Values back up through the book at once, so a line the
-    /// book rated too kindly falls to what the deeper positions show.
+    /// book rated too kindly falls to what the deeper positions show. Positions with fewer
+    /// than [`MIN_EMPTIES`] empties are not learned (the book does not play them).
     pub fn learn_line(
         &mut self,
         positions: &[Position],
@@ -296,7 +297,11 @@ impl Searcher {
         let mut depth = max_depth;
         let mut added = 0;
         for position in positions {
-            if added == max_positions || position.is_game_over() || stop.load(Ordering::Relaxed) {
+            if added == max_positions
+                || position.empty_count() < MIN_EMPTIES
+                || position.is_game_over()
+                || stop.load(Ordering::Relaxed)
+            {
                 break;
             }
             let (key, _) = normalize(position.player(), position.opponent());
@@ -401,5 +406,38 @@ mod tests {
             value_moves(&mut Searcher::new(4, Some(1)), &Position::start(), 2, &stop).unwrap();
         assert!(fresh.iter().all(|&(_, v)| v == fresh[0].1), "{fresh:?}");
         assert!(book.moves(&f5).is_some());
+    }
+
+    #[test]
+    fn the_book_neither_plays_nor_learns_positions_near_the_end() {
+        // A line down to 29 empties (first legal move each time, passing when it must).
+        let mut line = vec![Position::start()];
+        while line.last().unwrap().empty_count() > 29 {
+            let at = *line.last().unwrap();
+            let next = match at.legal_squares().first() {
+                Some(&sq) => at.play(Move::Play(sq)).unwrap(),
+                None => at.play(Move::Pass).unwrap(),
+            };
+            line.push(next);
+        }
+        let deep = line.last().unwrap();
+        let shallow = line.iter().rev().find(|p| p.empty_count() == 30).unwrap();
+        let before_the_end = line.iter().filter(|p| p.empty_count() >= 30).count();
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(4, Some(1));
+        let mut book = Book::new();
+        for position in [deep, shallow] {
+            let moves = value_moves(&mut searcher, position, 2, &stop).unwrap();
+            book.insert(position.player(), position.opponent(), &moves, 0, 2);
+        }
+        searcher.set_book(Some(std::sync::Arc::new(book)), 0);
+        assert!(searcher.book_reports(shallow).is_some());
+        assert!(searcher.book_reports(deep).is_none());
+        // Learning the line adds the positions from the start up to 30 empties, not beyond.
+        searcher.set_book(Some(std::sync::Arc::new(Book::new())), 0);
+        let added = searcher.learn_line(&line, 2, 64, &stop);
+        assert_eq!(added, before_the_end);
+        assert!(searcher.book().unwrap().moves(shallow).is_some());
+        assert!(searcher.book().unwrap().moves(deep).is_none());
     }
 }

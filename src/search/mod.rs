@@ -217,10 +217,11 @@ impl Searcher {
     }
 
     /// The book's reports for `position`, one per book move, best first: `None` when there is
-    /// no book, the position is not in it, or the side to move must pass.
+    /// no book, the position is not in it, has fewer than [`book::MIN_EMPTIES`] empties, or
+    /// the side to move must pass.
     pub fn book_reports(&self, position: &Position) -> Option<Vec<SearchReport>> {
         let book = self.book.as_ref()?;
-        if position.must_pass() {
+        if position.must_pass() || position.empty_count() < book::MIN_EMPTIES {
             return None;
         }
         let moves = book.moves(position)?;
@@ -233,10 +234,11 @@ impl Searcher {
         )
     }
 
-    /// A move from the book for `position`, drawn as [`Book::choose`] says, or `None`.
+    /// A move from the book for `position`, drawn as [`Book::choose`] says, or `None` (as for
+    /// [`Searcher::book_reports`]).
     fn book_move(&mut self, position: &Position) -> Option<SearchReport> {
         let book = self.book.clone()?;
-        if position.must_pass() {
+        if position.must_pass() || position.empty_count() < book::MIN_EMPTIES {
             return None;
         }
         let chosen = book.choose(position, self.book_randomness, &mut self.rng)?;
