@@ -16,7 +16,7 @@ fn order_view(state: &FeatureState, sq: usize, f: u64, player: u64, opponent: u6
     PatternFull.leaf_score(state, &child, sq, f) / ORDER_SCALE
 }
 /// Tuned on FFO #20-#39: 4, 8, 16, 32 and 64 gave 235, 212, 199, 174 and 186 M nodes.
-const ORDER_SCALE: i32 = 32;
+pub(super) const ORDER_SCALE: i32 = 32;
 
 /// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility alone.
 const EVAL_ORDER_EMPTIES: u32 = 14;
