@@ -217,14 +217,11 @@ impl<'a> Endgame<'a> {
         }
     }
 
-    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern-full` search
-    /// predicts, with the solve's confidence, that the exact value is above `alpha` (then
-    /// `alpha + 1`) or at most `alpha` (then `alpha`).
-    fn probcut(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
-        let cut = probcut::endgame_cut(n, alpha, self.selectivity.t());
-        let position = Position::from_player_opponent(player, opponent, Color::Black);
-        let state = PatternFull.state(&position);
-        let mut shallow = Midgame {
+    /// A full-width `pattern-full` midgame search sharing this solve's table and stopper, for
+    /// the shallow searches that cut (Multi-ProbCut) and order moves; its nodes are added to
+    /// the solve's by the caller.
+    fn pattern_search(&mut self) -> Midgame<'_, PatternFull> {
+        Midgame {
             tt: self.tt,
             eval: &PatternFull,
             nodes: 0,
@@ -232,7 +229,17 @@ impl<'a> Endgame<'a> {
             selectivity: Selectivity::FULL,
             probcut: None,
             busy: None,
-        };
+        }
+    }
+
+    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern-full` search
+    /// predicts, with the solve's confidence, that the exact value is above `alpha` (then
+    /// `alpha + 1`) or at most `alpha` (then `alpha`).
+    fn probcut(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
+        let cut = probcut::endgame_cut(n, alpha, self.selectivity.t());
+        let position = Position::from_player_opponent(player, opponent, Color::Black);
+        let state = PatternFull.state(&position);
+        let mut shallow = self.pattern_search();
         let mut result = None;
         if cut.high <= EVAL_LIMIT {
             let (v, _) = shallow.search(&position, &state, cut.depth, cut.high - 1, cut.high);
@@ -246,7 +253,8 @@ impl<'a> Endgame<'a> {
                 result = Some(alpha);
             }
         }
-        self.nodes += shallow.nodes;
+        let used = shallow.nodes;
+        self.nodes += used;
         result.filter(|_| !self.stopper.stopped())
     }
 
@@ -510,15 +518,7 @@ impl<'a> Endgame<'a> {
             opponent,
             Color::Black,
         ));
-        let mut shallow = Midgame {
-            tt: self.tt,
-            eval: &PatternFull,
-            nodes: 0,
-            stopper: &mut *self.stopper,
-            selectivity: Selectivity::FULL,
-            probcut: None,
-            busy: None,
-        };
+        let mut shallow = self.pattern_search();
         for sq in Bits(moves) {
             let f = flips(player, opponent, sq);
             let (np, no) = (opponent & !f, player | f | (1u64 << sq));
@@ -534,7 +534,8 @@ impl<'a> Endgame<'a> {
             };
             list.push(sq as u8, f, key);
         }
-        self.nodes += shallow.nodes;
+        let used = shallow.nodes;
+        self.nodes += used;
         list.sort();
     }
 
