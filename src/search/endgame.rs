@@ -64,9 +64,9 @@ use super::probcut::{self, Selectivity};
 use super::stability::stable_discs;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, CORNERS, Color, Position, flips, last_flip_count, legal_moves};
+use crate::board::{Bits, Color, Position, flips, last_flip_count, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator, PatternFull};
-use ordering::{MoveList, ORDER_SCALE, odd_quadrant_squares, order_moves};
+use ordering::{MoveList, ORDER_SCALE, odd_quadrant_squares, order_moves, reply_weight};
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
 const SHALLOW_EMPTIES: u32 = 6;
@@ -219,13 +219,17 @@ impl<'a> Endgame<'a> {
 
     /// A full-width `pattern-full` midgame search sharing this solve's table and stopper, for
     /// the shallow searches that cut (Multi-ProbCut) and order moves; its nodes are added to
-    /// the solve's by the caller.
-    fn pattern_search(&mut self) -> Midgame<'_, PatternFull> {
+    /// the solve's by the caller. Takes the two fields it borrows, so that the caller can
+    /// still count its nodes.
+    fn pattern_search<'s>(
+        tt: &'s TranspositionTable,
+        stopper: &'s mut Stopper,
+    ) -> Midgame<'s, PatternFull> {
         Midgame {
-            tt: self.tt,
+            tt,
             eval: &PatternFull,
             nodes: 0,
-            stopper: &mut *self.stopper,
+            stopper,
             selectivity: Selectivity::FULL,
             probcut: None,
             busy: None,
@@ -239,7 +243,7 @@ impl<'a> Endgame<'a> {
         let cut = probcut::endgame_cut(n, alpha, self.selectivity.t());
         let position = Position::from_player_opponent(player, opponent, Color::Black);
         let state = PatternFull.state(&position);
-        let mut shallow = self.pattern_search();
+        let mut shallow = Self::pattern_search(self.tt, self.stopper);
         let mut result = None;
         if cut.high <= EVAL_LIMIT {
             let (v, _) = shallow.search(&position, &state, cut.depth, cut.high - 1, cut.high);
@@ -253,8 +257,7 @@ impl<'a> Endgame<'a> {
                 result = Some(alpha);
             }
         }
-        let used = shallow.nodes;
-        self.nodes += used;
+        self.nodes += shallow.nodes;
         result.filter(|_| !self.stopper.stopped())
     }
 
@@ -518,7 +521,7 @@ impl<'a> Endgame<'a> {
             opponent,
             Color::Black,
         ));
-        let mut shallow = self.pattern_search();
+        let mut shallow = Self::pattern_search(self.tt, self.stopper);
         for sq in Bits(moves) {
             let f = flips(player, opponent, sq);
             let (np, no) = (opponent & !f, player | f | (1u64 << sq));
@@ -528,14 +531,11 @@ impl<'a> Endgame<'a> {
                 let child = Position::from_player_opponent(np, no, Color::Black);
                 let child_state = PatternFull.play(&state, sq, f);
                 let (v, _) = shallow.search(&child, &child_state, depth, -INFINITY, INFINITY);
-                let replies = legal_moves(np, no);
-                v / ORDER_SCALE
-                    + 8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                v / ORDER_SCALE + reply_weight(legal_moves(np, no))
             };
             list.push(sq as u8, f, key);
         }
-        let used = shallow.nodes;
-        self.nodes += used;
+        self.nodes += shallow.nodes;
         list.sort();
     }
 

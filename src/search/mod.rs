@@ -216,14 +216,18 @@ impl Searcher {
         self.book_randomness = randomness.max(0);
     }
 
+    /// The book, when it may speak for `position`: the side to move has a move and at least
+    /// [`book::MIN_EMPTIES`] squares are empty.
+    fn book_for(&self, position: &Position) -> Option<&Arc<Book>> {
+        let playable = !position.must_pass() && position.empty_count() >= book::MIN_EMPTIES;
+        self.book.as_ref().filter(|_| playable)
+    }
+
     /// The book's reports for `position`, one per book move, best first: `None` when there is
     /// no book, the position is not in it, has fewer than [`book::MIN_EMPTIES`] empties, or
     /// the side to move must pass.
     pub fn book_reports(&self, position: &Position) -> Option<Vec<SearchReport>> {
-        let book = self.book.as_ref()?;
-        if position.must_pass() || position.empty_count() < book::MIN_EMPTIES {
-            return None;
-        }
+        let book = self.book_for(position)?;
         let moves = book.moves(position)?;
         let depth = book::depth_of(book, position);
         Some(
@@ -237,10 +241,7 @@ impl Searcher {
     /// A move from the book for `position`, drawn as [`Book::choose`] says, or `None` (as for
     /// [`Searcher::book_reports`]).
     fn book_move(&mut self, position: &Position) -> Option<SearchReport> {
-        let book = self.book.clone()?;
-        if position.must_pass() || position.empty_count() < book::MIN_EMPTIES {
-            return None;
-        }
+        let book = self.book_for(position)?.clone();
         let chosen = book.choose(position, self.book_randomness, &mut self.rng)?;
         Some(book_report(
             &book,
