@@ -7,7 +7,8 @@ mod common;
 use common::{run, shared, stop_with_sigterm};
 use othello_engine::board::{Color, Position};
 use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
-use othello_engine::search::Searcher;
+use othello_engine::eval::EvaluatorKind;
+use othello_engine::search::{Limits, PhaseLevel, Searcher};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -166,6 +167,7 @@ fn exact_labels_agree_with_the_solver_and_endings_with_perfect_play() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// With `--depth 0` the positions before the solve point keep the game's ending as their value.
 #[test]
 fn wthor_games_are_labelled_by_the_solver() {
     let wthor = shared("data/wthor");
@@ -182,6 +184,8 @@ fn wthor_games_are_labelled_by_the_solver() {
         "4",
         "--solve-empties",
         "10",
+        "--depth",
+        "0",
     ];
     datagen(&flags, &out);
     let samples = read_dataset(&out).unwrap();
@@ -218,6 +222,47 @@ fn wthor_games_are_labelled_by_the_solver() {
             "game {game}: {black_endings:?}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With a depth, the positions of a WTHOR game before the solve point are valued by our
+/// search at that depth (one ply: the best child's evaluation, which no table entry changes).
+#[test]
+fn wthor_positions_before_the_solve_point_are_valued_by_the_search() {
+    let wthor = shared("data/wthor");
+    if !wthor.is_dir() {
+        eprintln!("{} missing; skipping", wthor.display());
+        return;
+    }
+    let dir = scratch("wthor-search");
+    let out = dir.join("wthor.bin");
+    let flags = [
+        "--wthor",
+        wthor.to_str().unwrap(),
+        "--games",
+        "3",
+        "--solve-empties",
+        "8",
+        "--depth",
+        "1",
+    ];
+    datagen(&flags, &out);
+    let samples = read_dataset(&out).unwrap();
+    let searched: Vec<&Sample> = samples.iter().filter(|s| !s.is_exact()).collect();
+    assert!(searched.len() > 100, "{} searched positions", searched.len());
+    let level = PhaseLevel {
+        depth: 1,
+        eval: EvaluatorKind::Pattern,
+    };
+    let mut differ_from_ending = 0;
+    for s in searched {
+        let mut searcher = Searcher::new(16, None);
+        let report = searcher.search(&position(s), level, &Limits::none(), &mut |_| {});
+        let value = report.value.discs().round().clamp(-64.0, 64.0) as i8;
+        assert_eq!(s.value, value, "{s:?}");
+        differ_from_ending += usize::from(s.value != s.ending);
+    }
+    assert!(differ_from_ending > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

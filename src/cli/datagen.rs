@@ -76,7 +76,8 @@ pub struct DatagenArgs {
     /// The number of random moves that open a game, drawn per game (default 6-12).
     #[arg(long, value_name = "MIN-MAX", allow_hyphen_values = true)]
     random_plies: Option<String>,
-    /// Depth of the searches that choose the moves, 1 to 30 (default 6).
+    /// Depth of the searches that choose the moves and value the positions before the solve
+    /// point, 1 to 30 (default 6); with --wthor, 0 values them by the game's ending instead.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     depth: Option<String>,
     /// The evaluator of those searches (default pattern).
@@ -183,6 +184,8 @@ fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
             None => (6, 12),
         },
         depth: match &args.depth {
+            // Depth 0 (WTHOR only) keeps the game's ending as the value of unsolved positions.
+            Some(d) if args.wthor.is_some() => parse_in_range(d, "depth", 0..=30)?,
             Some(d) => parse_in_range(d, "depth", 1..=30)?,
             None => 6,
         },

@@ -9,8 +9,8 @@
 //! from the solve point on the best move of the exact solver, so every position from there on
 //! has an exact value and the game's ending is the perfect-play result from that point.
 //!
-//! **WTHOR.** The expert games are replayed as played; positions at the solve point or later
-//! are solved, and the first solved position's exact value (seen from each position's side to
+//! **WTHOR.** The expert games are replayed as played; positions before the solve point are
+//! valued by the run's search, positions at the solve point or later are solved, and the first solved position's exact value (seen from each position's side to
 //! move) is the ending of every position of the game.
 //!
 //! **Files.** [`resume_point`] finds where a run stopped, [`merge_shards`] joins the files of
@@ -214,8 +214,10 @@ fn finish(
         .collect()
 }
 
-/// The records of WTHOR game `game` (its moves as played): positions at the solve point or
-/// later solved exactly, and every position's ending the exact value of the first solved one
+/// The records of WTHOR game `game` (its moves as played): positions before the solve point
+/// valued by a search of `settings.depth` (depth 0: by the game's ending instead, the labels
+/// of the first WTHOR data sets), positions at the solve point or later solved exactly, and
+/// every position's ending the exact value of the first solved one
 /// (or the final result when the game ends before the solve point). `Ok(None)`: `limits`
 /// stopped a solve. A game that stops before both the solve point and its end gives no
 /// records (its result is an adjudication); an illegal move is an error.
@@ -232,7 +234,14 @@ pub fn wthor_game(
     let mut anchor: Option<i32> = None;
     for position in positions {
         let solved = position.empty_count() <= settings.solve_empties;
-        let value = if solved {
+        let searched = !solved && settings.depth > 0 && !position.must_pass();
+        let value = if searched {
+            let r = searcher.search(&position, settings.level(), limits, &mut |_| {});
+            if limits.stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            whole_discs(&r)
+        } else if solved {
             let r = searcher.solve(
                 &position,
                 EndgameMode::Exact,
@@ -266,9 +275,11 @@ pub fn wthor_game(
         |p| for_side_to_move(p, black_ending),
         FLAG_WTHOR,
     );
-    for s in &mut samples {
-        if !s.is_exact() {
-            s.value = s.ending;
+    if settings.depth == 0 {
+        for s in &mut samples {
+            if !s.is_exact() {
+                s.value = s.ending;
+            }
         }
     }
     Ok(Some(samples))
