@@ -271,3 +271,85 @@ fn a_closed_output_ends_a_report_quietly() {
         out.status
     );
 }
+
+/// `openings build`: every kept line reads back as an opening whose position a fresh search
+/// of the same depth values within the margin; a run stopped and resumed writes the file one
+/// run writes; bad flags change nothing.
+#[test]
+fn openings_build_keeps_balanced_lines_and_resumes_to_the_same_file() {
+    use othello_engine::eval::EvaluatorKind;
+    use othello_engine::game::openings::parse_openings;
+    use othello_engine::search::{Limits, PhaseLevel, Searcher, Selectivity};
+    let dir = std::env::temp_dir().join(format!("oe-openings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.txt");
+    let parts = dir.join("parts.txt");
+    let flags = ["openings", "build", "--depth", "4", "--seed", "9"];
+    let build = |out: &std::path::Path, more: &[&str]| {
+        let mut a = flags.to_vec();
+        a.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        a.extend_from_slice(more);
+        let o = run(&a);
+        assert!(o.status.success(), "{a:?}: {}", stderr(&o));
+    };
+    build(&whole, &["--count", "6"]);
+    build(&parts, &["--count", "2"]);
+    build(&parts, &["--count", "6", "--resume"]);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&parts).unwrap());
+    let openings = parse_openings(&text, "whole").unwrap();
+    assert_eq!(openings.len(), 6);
+    for (opening, line) in openings.iter().zip(text.lines().skip(1)) {
+        let position = opening.position();
+        let mut searcher = Searcher::new(4, Some(9));
+        searcher.set_selectivity(Selectivity::ALL[2]);
+        let level = PhaseLevel {
+            depth: 4,
+            eval: EvaluatorKind::Pattern,
+        };
+        let value = searcher
+            .search(&position, level, &Limits::none(), &mut |_| {})
+            .value
+            .discs();
+        assert!(value.abs() <= 2.0, "{line}: {value}");
+    }
+
+    for (bad, says) in [
+        (vec!["--count", "0"], "count"),
+        (vec!["--plies", "9-3"], "--plies"),
+        (vec!["--max-discs", "x"], "--max-discs"),
+        (vec!["--depth", "99"], "depth"),
+        (vec![], "exists"),
+    ] {
+        let mut a = flags.to_vec();
+        a.extend_from_slice(&["--out", whole.to_str().unwrap()]);
+        a.extend_from_slice(&bad);
+        let o = run(&a);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{bad:?}: {}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
+    }
+    let other = run(&[
+        "openings",
+        "build",
+        "--depth",
+        "5",
+        "--seed",
+        "9",
+        "--count",
+        "7",
+        "--resume",
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        stderr(&other).contains("not made with these flags"),
+        "{}",
+        stderr(&other)
+    );
+    assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&dir);
+}

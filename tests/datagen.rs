@@ -6,8 +6,8 @@ mod common;
 
 use common::{run, shared, stop_with_sigterm};
 use othello_engine::board::{Color, Position};
-use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::eval::EvaluatorKind;
+use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::search::{Limits, PhaseLevel, Searcher};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -249,7 +249,11 @@ fn wthor_positions_before_the_solve_point_are_valued_by_the_search() {
     datagen(&flags, &out);
     let samples = read_dataset(&out).unwrap();
     let searched: Vec<&Sample> = samples.iter().filter(|s| !s.is_exact()).collect();
-    assert!(searched.len() > 100, "{} searched positions", searched.len());
+    assert!(
+        searched.len() > 100,
+        "{} searched positions",
+        searched.len()
+    );
     let level = PhaseLevel {
         depth: 1,
         eval: EvaluatorKind::Pattern,

@@ -2,14 +2,13 @@
 
 use super::args::{BookFile, CliError, book_file, error, read_book};
 use super::interrupt::{catch_signals, exit_if_caught};
+use super::progress::Progress;
 use crate::board::{Move, Position};
 use crate::search::book::{Book, normalize};
 use crate::search::book_build::{self, BuildSettings};
 use crate::search::{DEFAULT_HASH_MIB, Searcher, available_threads, parse_threads};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -271,11 +270,11 @@ fn grow_book(mut book: Book, path: &str, grow: &GrowArgs) -> Result<(), CliError
         .filter(|(_, e)| u32::from(e.depth) < settings.depth)
         .count();
     if shallow > 0 {
-        let mut progress = Progress::new("deepened", shallow, 0);
+        let mut progress = Progress::new("book", "deepened", shallow, 0);
         let mut done = 0;
         book_build::deepen(&mut book, &mut searcher, &settings, &stop, &mut |b| {
             done += 1;
-            progress.show(done);
+            progress.show(done, "");
             if done % 16 == 0
                 && let Err(e) = save(b, path)
             {
@@ -285,7 +284,7 @@ fn grow_book(mut book: Book, path: &str, grow: &GrowArgs) -> Result<(), CliError
         progress.finish();
     }
     let target = grow.positions;
-    let mut progress = Progress::new("positions", target, book.len());
+    let mut progress = Progress::new("book", "positions", target, book.len());
     book_build::grow(
         &mut book,
         &mut searcher,
@@ -293,7 +292,7 @@ fn grow_book(mut book: Book, path: &str, grow: &GrowArgs) -> Result<(), CliError
         target,
         &stop,
         &mut |b| {
-            progress.show(b.len());
+            progress.show(b.len(), "");
             if let Err(e) = save(b, path) {
                 save_error = Some(e);
             }
@@ -435,7 +434,7 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
     searcher.set_book(Some(std::sync::Arc::new(book)), 0);
     let started = Instant::now();
     let mut done = args.skip.min(games.len());
-    let mut progress = Progress::new("games", games.len(), done);
+    let mut progress = Progress::new("book", "games", games.len(), done);
     for positions in &games[done..] {
         let added = searcher.learn_line(positions, args.depth, args.positions, &stop);
         if added > 0
@@ -447,7 +446,7 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
             break;
         }
         done += 1;
-        progress.show(done);
+        progress.show(done, "");
     }
     progress.finish();
     let book = searcher.book().cloned().unwrap_or_default();
@@ -468,61 +467,4 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
         ),
     );
     Ok(())
-}
-
-/// Progress on stderr: a bar on a terminal, else a line per step of 5%.
-struct Progress {
-    bar: Option<ProgressBar>,
-    what: &'static str,
-    total: usize,
-    started_at: usize,
-    next_log: usize,
-    start: Instant,
-}
-
-impl Progress {
-    fn new(what: &'static str, total: usize, done: usize) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(total as u64);
-            let template = format!("{{bar:30}} {{pos}}/{{len}} {what}, ETA {{eta}}");
-            bar.set_style(
-                ProgressStyle::with_template(&template)
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar.set_position(done as u64);
-            bar
-        });
-        Progress {
-            bar,
-            what,
-            total,
-            started_at: done,
-            next_log: done,
-            start: Instant::now(),
-        }
-    }
-
-    fn show(&mut self, done: usize) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(done as u64);
-            return;
-        }
-        let step = (self.total / 20).max(1);
-        if done >= self.next_log + step || done >= self.total {
-            self.next_log = done;
-            let secs = self.start.elapsed().as_secs_f64();
-            let rate = (done.saturating_sub(self.started_at)) as f64 / secs.max(1e-9);
-            let eta = self.total.saturating_sub(done) as f64 / rate.max(1e-9);
-            eprintln!(
-                "book: {done}/{} {}, {rate:.2}/s, ETA {eta:.0} s",
-                self.total, self.what
-            );
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }

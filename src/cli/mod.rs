@@ -8,7 +8,9 @@ mod book;
 mod datagen;
 mod interrupt;
 mod mpc;
+mod openings;
 mod perft;
+mod progress;
 mod serve;
 mod solve;
 mod train;
@@ -72,6 +74,9 @@ enum Command {
     /// Multi-ProbCut: `mpc calibrate` fits the selective search's regressions.
     #[command(subcommand)]
     Mpc(mpc::MpcCommand),
+    /// Match openings: `openings build` makes a set of balanced ones.
+    #[command(subcommand)]
+    Openings(openings::OpeningsCommand),
     /// The opening book: `book build`, `book extend`, `book show`, `book merge`.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -144,6 +149,7 @@ pub fn main() -> ExitCode {
         Some(Command::Datagen(a)) => datagen::run(a),
         Some(Command::Mpc(c)) => mpc::run(c),
         Some(Command::Book(c)) => book::run(c),
+        Some(Command::Openings(c)) => openings::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@
 //! - [`datagen`]: training data from self-play and WTHOR games, labelled by search and solver;
 //!   resuming, merging and counting its files.
 
+pub mod balanced;
 pub mod clock;
 pub mod datagen;
 pub mod ggf;

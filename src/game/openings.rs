@@ -1,5 +1,6 @@
-//! Match openings: every distinct position a few plies from the start (one per symmetry
-//! class, shuffled by a seed), or lines read from a file of move sequences or OBF positions.
+//! Match openings: the built-in set of balanced ones, every distinct position a few plies from
+//! the start (one per symmetry class, shuffled by a seed), or lines read from a file of move
+//! sequences or OBF positions.
 //!
 //! An opening is always a move sequence from the standard start, because GTP has no command
 //! that sets up an arbitrary position; OBF lines are turned into a sequence that reaches them.
@@ -11,6 +12,19 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use std::collections::HashSet;
 use std::fmt;
+
+/// The name of the built-in balanced set where a file name is expected (`--openings builtin`).
+pub const BUILTIN_OPENINGS: &str = "builtin";
+
+/// The built-in set of balanced openings (`openings build`, see [`super::balanced`]): lines of
+/// 8-12 random plies valued within 2 discs of even by a depth-16 search, one per symmetry class.
+const BALANCED_SET: &str = include_str!("../../data/openings-balanced.txt");
+
+/// The built-in balanced openings, in the file's order.
+pub fn balanced_set() -> Vec<Opening> {
+    // The file is checked by a test; a broken build of it would leave the set empty.
+    parse_openings(BALANCED_SET, "data/openings-balanced.txt").unwrap_or_default()
+}
 
 /// An opening: the moves played from the standard start before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,8 +209,9 @@ fn reach(
     false
 }
 
-/// Reads an openings file: one opening per line, either a move sequence or an OBF position
-/// (blank lines and lines starting with `%` or `#` are skipped). Errors name the line.
+/// Reads an openings file: one opening per line, either a move sequence (optionally followed
+/// by a comment after `;`, `#` or `%`) or an OBF position (blank lines and lines starting with
+/// `%` or `#` are skipped). Errors name the line.
 pub fn parse_openings(text: &str, origin: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -217,7 +232,9 @@ pub fn parse_openings(text: &str, origin: &str) -> Result<Vec<Opening>, String> 
                 )
             })?
         } else {
-            parse_move_sequence(line).map_err(|e| format!("{origin}:{}: {e}", i + 1))?
+            // A comment may follow the moves (balanced sets give each line its value).
+            let moves = line.split([';', '#', '%']).next().unwrap_or_default();
+            parse_move_sequence(moves).map_err(|e| format!("{origin}:{}: {e}", i + 1))?
         };
         out.push(opening);
     }
