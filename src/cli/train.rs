@@ -1,11 +1,14 @@
 //! `othello-engine train`: fits the `pattern` weights to data files that `datagen` wrote, and
-//! reports the held-out error per stage beside that of the `pattern-wthor` weights.
+//! reports the held-out error per stage beside that of other weights (`--compare`; by default
+//! the built-in ones) on the same positions.
 
-use super::args::error;
+use super::args::{error, weights_file};
 use crate::arena::options::{CliError, parse_in_range};
 use crate::eval::dataset::{Sample, read_dataset};
 use crate::eval::features::{Counts, Shapes};
-use crate::eval::pattern::{COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, wthor_weights};
+use crate::eval::pattern::{
+    COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, active_weights, wthor_weights,
+};
 use crate::eval::train::{TrainSample, TrainSettings, stage_errors, train_weights};
 use clap::{Args, ValueEnum};
 use std::path::Path;
@@ -71,6 +74,10 @@ pub struct TrainArgs {
     /// random moves still to come (WTHOR positions are kept).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     opening_empties: Option<String>,
+    /// Weights to measure beside the new ones on the same held-out positions: a file `train`
+    /// wrote, `builtin` (the default: the weights built into the engine) or `wthor`.
+    #[arg(long, value_name = "FILE")]
+    compare: Option<String>,
     /// Seed of the shuffles, for weights that repeat.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
@@ -178,14 +185,20 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         validation.len(),
         start.elapsed().as_secs_f64()
     );
-    let old = wthor_weights();
+    let loaded;
+    let (old, old_name): (&PatternWeights, &str) = match args.compare.as_deref() {
+        None | Some("builtin") => (active_weights(), "built-in"),
+        Some("wthor") => (wthor_weights(), "pattern-wthor"),
+        Some(path) => {
+            loaded = weights_file(path).map_err(error)?;
+            (&loaded, path)
+        }
+    };
     let old_errors = stage_errors(&layout, &validation, |p, o| old.score(p, o));
-    println!(
-        "stage  empties  positions  train-mae  held-out  held-out-mae  pattern-wthor-mae (discs)"
-    );
+    println!("stage  empties  positions  train-mae  held-out  held-out-mae  compare-mae (discs)");
     let weights = train_weights(layout.clone(), &train, &validation, settings, |r| {
         println!(
-            "{:>5}  {:>7}  {:>9}  {:>9.2}  {:>8}  {:>12.2}  {:>17.2}",
+            "{:>5}  {:>7}  {:>9}  {:>9.2}  {:>8}  {:>12.2}  {:>11.2}",
             r.stage,
             format!("{}-{}", r.empties.0, r.empties.1),
             r.train_positions,
@@ -202,7 +215,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         total / n.max(1) as f64
     };
     println!(
-        "held-out mean absolute error: {:.2} discs (pattern-wthor {:.2})",
+        "held-out mean absolute error: {:.2} discs ({old_name} {:.2}, compare-mae above)",
         mean(&all_new),
         mean(&old_errors)
     );
