@@ -490,3 +490,55 @@ fn mpc_calibrate_stopped_by_sigterm_resumes_to_the_table_of_a_whole_run() {
     assert_eq!(table_lines(&stopped), table_lines(&whole));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `train` on a small run's data writes weights that `--weights` and `--compare` read back,
+/// and measures them beside other weights on the same held-out positions; a `--compare` file
+/// that is no weights file is refused before anything is written.
+#[test]
+fn train_writes_weights_that_compare_reads_back() {
+    let dir = scratch("train");
+    let data = dir.join("data.bin");
+    datagen(
+        &["--games", "40", "--solve-empties", "10", "--depth", "1"],
+        &data,
+    );
+    let weights = dir.join("w.bin");
+    let train = |out: &Path, more: &[&str]| {
+        let mut a = vec![
+            "train",
+            data.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(more);
+        run(&a)
+    };
+    let o = train(&weights, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(report.contains("compare-mae"), "{report}");
+    assert!(report.contains("(built-in "), "{report}");
+    // Compared with themselves, the new weights' two columns agree on every stage.
+    let again = dir.join("w2.bin");
+    let o = train(&again, &["--compare", weights.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(bytes(&weights), bytes(&again), "training is seeded");
+    let report = String::from_utf8_lossy(&o.stdout);
+    let mut stages = 0;
+    for row in report.lines() {
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        if cells.len() == 7 && cells[0].parse::<u32>().is_ok() && cells[4] != "0" {
+            assert_eq!(cells[5], cells[6], "{row}");
+            stages += 1;
+        }
+    }
+    assert!(stages > 5, "{report}");
+    let refused = dir.join("w3.bin");
+    let o = train(&refused, &["--compare", data.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+    assert!(!refused.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

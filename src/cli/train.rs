@@ -156,6 +156,16 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         Some(n) => parse_in_range(n, "opening-empties", 0..=60)? as u8,
         None => DEFAULT_OPENING_EMPTIES,
     };
+    let loaded;
+    // Read before the data, so that a bad file is refused at once.
+    let (old, old_name): (&PatternWeights, &str) = match args.compare.as_deref() {
+        None | Some("builtin") => (active_weights(), "built-in"),
+        Some("wthor") => (wthor_weights(), "pattern-wthor"),
+        Some(path) => {
+            loaded = weights_file(path).map_err(error)?;
+            (&loaded, path)
+        }
+    };
     let start = Instant::now();
     let (mut train, mut validation) = (Vec::new(), Vec::new());
     for path in &args.data {
@@ -185,15 +195,6 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         validation.len(),
         start.elapsed().as_secs_f64()
     );
-    let loaded;
-    let (old, old_name): (&PatternWeights, &str) = match args.compare.as_deref() {
-        None | Some("builtin") => (active_weights(), "built-in"),
-        Some("wthor") => (wthor_weights(), "pattern-wthor"),
-        Some(path) => {
-            loaded = weights_file(path).map_err(error)?;
-            (&loaded, path)
-        }
-    };
     let old_errors = stage_errors(&layout, &validation, |p, o| old.score(p, o));
     println!("stage  empties  positions  train-mae  held-out  held-out-mae  compare-mae (discs)");
     let weights = train_weights(layout.clone(), &train, &validation, settings, |r| {
