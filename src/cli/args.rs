@@ -20,10 +20,46 @@ pub fn hash_mib(s: &str) -> Result<usize, String> {
         _ => Ok(mib),
     }
 }
-fn seed(s: &str) -> Result<u64, String> {
+/// A `--seed`: a whole number.
+pub fn seed(s: &str) -> Result<u64, String> {
     s.trim()
         .parse()
         .map_err(|_| format!("bad --seed '{s}': expected a whole number"))
+}
+
+/// A number within `range`, the value of `--flag`.
+pub fn number_in(
+    text: &str,
+    flag: &str,
+    range: std::ops::RangeInclusive<f64>,
+) -> Result<f64, CliError> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if range.contains(&x) => Ok(x),
+        _ => Err(error(format!(
+            "bad --{flag} '{text}': expected a number from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+/// `MIN-MAX` (or one number for both) with `lowest <= MIN <= MAX <= highest`, the value of
+/// `--flag`.
+pub fn span(text: &str, flag: &str, lowest: u32, highest: u32) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        error(format!(
+            "bad --{flag} '{text}': expected MIN-MAX with {lowest} <= MIN <= MAX <= {highest}"
+        ))
+    };
+    let (min, max) = text.split_once('-').unwrap_or((text, text));
+    let (min, max): (u32, u32) = (
+        min.trim().parse().map_err(|_| bad())?,
+        max.trim().parse().map_err(|_| bad())?,
+    );
+    if min < lowest || min > max || max > highest {
+        return Err(bad());
+    }
+    Ok((min, max))
 }
 /// A position in OBF (64 squares and the side to move).
 pub fn position(s: &str) -> Result<Position, String> {

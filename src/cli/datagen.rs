@@ -3,7 +3,7 @@
 //! `game::datagen`, the file format is `eval::dataset`; this file reads the flags, keeps the
 //! output file, shows progress and stops cleanly on SIGINT or SIGTERM.
 
-use super::args::{CliError, error, hash_mib, parse_in_range};
+use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
 use super::interrupt::{catch_signals, exit_if_caught};
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset, read_dataset};
@@ -130,33 +130,15 @@ pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
     Ok((i, n))
 }
 
-/// Reads `--random-plies MIN-MAX` (or a single number), 0 <= MIN <= MAX <= 60.
-fn parse_random_plies(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || {
-        error(format!(
-            "bad --random-plies '{text}': expected MIN-MAX with 0 <= MIN <= MAX <= 60"
-        ))
-    };
-    let (min, max) = text.split_once('-').unwrap_or((text, text));
-    let (min, max): (u32, u32) = (
-        min.trim().parse().map_err(|_| bad())?,
-        max.trim().parse().map_err(|_| bad())?,
-    );
-    if min > max || max > 60 {
-        return Err(bad());
-    }
-    Ok((min, max))
-}
-
 /// The settings the flags give, checked.
 fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
-    let seed = match &args.seed {
-        Some(s) => s
-            .trim()
-            .parse()
-            .map_err(|_| error(format!("bad --seed '{s}': expected a whole number")))?,
-        None => 0,
-    };
+    let seed = args
+        .seed
+        .as_deref()
+        .map(seed)
+        .transpose()
+        .map_err(error)?
+        .unwrap_or(0);
     let eval = match &args.eval {
         Some(e) => e
             .parse::<EvaluatorKind>()
@@ -167,20 +149,13 @@ fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
         return Err(error("datagen needs a searching evaluator, not random"));
     }
     let epsilon = match &args.epsilon {
-        Some(text) => match text.trim().parse::<f64>() {
-            Ok(p) if (0.0..=1.0).contains(&p) => p,
-            _ => {
-                return Err(error(format!(
-                    "bad --epsilon '{text}': expected a number from 0 to 1"
-                )));
-            }
-        },
+        Some(text) => number_in(text, "epsilon", 0.0..=1.0)?,
         None => 0.05,
     };
     Ok(DatagenSettings {
         seed,
         random_plies: match &args.random_plies {
-            Some(text) => parse_random_plies(text)?,
+            Some(text) => span(text, "random-plies", 0, 60)?,
             None => (6, 12),
         },
         depth: match &args.depth {

@@ -2,7 +2,7 @@
 //! one line a kept opening, written as it is found, so that a stopped run keeps its work and
 //! `--resume` goes on from the candidate after the last one written.
 
-use super::args::{CliError, error, hash_mib, parse_in_range};
+use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
 use super::interrupt::{catch_signals, exit_if_caught};
 use super::progress::Progress;
 use crate::game::balanced::{BalancedBuilder, BalancedSettings, Verdict, format_line, line_index};
@@ -69,52 +69,21 @@ pub fn run(command: OpeningsCommand) -> Result<(), CliError> {
 
 /// The settings the flags give, checked.
 fn settings(args: &BuildArgs) -> Result<BalancedSettings, CliError> {
-    let seed = match &args.seed {
-        Some(s) => s
-            .trim()
-            .parse()
-            .map_err(|_| error(format!("bad --seed '{s}': expected a whole number")))?,
-        None => 0,
-    };
-    let plies = match &args.plies {
-        Some(text) => {
-            let bad = || {
-                error(format!(
-                    "bad --plies '{text}': expected MIN-MAX with 1 <= MIN <= MAX <= 20"
-                ))
-            };
-            let (min, max) = text.split_once('-').unwrap_or((text, text));
-            let (min, max): (u32, u32) = (
-                min.trim().parse().map_err(|_| bad())?,
-                max.trim().parse().map_err(|_| bad())?,
-            );
-            if min == 0 || min > max || max > 20 {
-                return Err(bad());
-            }
-            (min, max)
-        }
-        None => (8, 12),
-    };
+    let seed = args.seed.as_deref().map(seed).transpose().map_err(error)?;
+    let plies = args.plies.as_deref().map(|t| span(t, "plies", 1, 20));
     let depth = match &args.depth {
         Some(d) => parse_in_range(d, "depth", 1..=30)?,
         None => DEFAULT_DEPTH,
     };
-    let max_discs = match &args.max_discs {
-        Some(text) => match text.trim().parse::<f64>() {
-            Ok(d) if (0.0..=64.0).contains(&d) => d,
-            _ => {
-                return Err(error(format!(
-                    "bad --max-discs '{text}': expected a number from 0 to 64"
-                )));
-            }
-        },
-        None => 2.0,
-    };
+    let max_discs = args
+        .max_discs
+        .as_deref()
+        .map(|t| number_in(t, "max-discs", 0.0..=64.0));
     Ok(BalancedSettings {
-        seed,
-        plies,
+        seed: seed.unwrap_or(0),
+        plies: plies.transpose()?.unwrap_or((8, 12)),
         depth,
-        max_discs,
+        max_discs: max_discs.transpose()?.unwrap_or(2.0),
     })
 }
 
