@@ -18,6 +18,7 @@ pub mod client;
 pub mod config;
 pub mod files;
 pub mod merge;
+mod opening_flags;
 pub mod options;
 pub mod outcome;
 pub mod progress;
