@@ -294,6 +294,14 @@ fn openings_build_keeps_balanced_lines_and_resumes_to_the_same_file() {
         assert!(o.status.success(), "{a:?}: {}", stderr(&o));
     };
     build(&whole, &["--count", "6"]);
+    // A run stopped before its first opening leaves only the header; resuming it must not
+    // write the header again.
+    let header_only = dir.join("header.txt");
+    build(&header_only, &["--count", "1"]);
+    let first = std::fs::read_to_string(&header_only).unwrap();
+    std::fs::write(&header_only, format!("{}\n", first.lines().next().unwrap())).unwrap();
+    build(&header_only, &["--count", "1", "--resume"]);
+    assert_eq!(std::fs::read_to_string(&header_only).unwrap(), first);
     build(&parts, &["--count", "2"]);
     build(&parts, &["--count", "6", "--resume"]);
     let text = std::fs::read_to_string(&whole).unwrap();

@@ -112,7 +112,8 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
     };
     let mut builder = BalancedBuilder::new(settings, hash);
     let (mut kept, mut next) = (0usize, 0u32);
-    if args.resume && Path::new(out).exists() {
+    let resumed = args.resume && Path::new(out).exists();
+    if resumed {
         (kept, next) = resume(out, &settings, &mut builder)?;
         eprintln!("openings: resuming {out}: {kept} openings kept, from candidate {next}");
     } else if Path::new(out).exists() {
@@ -126,7 +127,8 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         .open(out)
         .map_err(|e| error(format!("cannot write {out}: {e}")))?;
     let write_err = |e: std::io::Error| error(format!("cannot write {out}: {e}"));
-    if kept == 0 && next == 0 {
+    // A resumed file has its header already, even when a stop came before any opening.
+    if !resumed {
         writeln!(file, "{}", header(&settings)).map_err(write_err)?;
     }
 
