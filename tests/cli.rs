@@ -133,6 +133,16 @@ fn search_commands_refuse_bad_input_with_status_2() {
         (vec!["train", &garbage, "--label", "guess"], "guess"),
         (vec!["train", &garbage, "--shapes", "round"], "bad --shapes"),
         (
+            vec!["train", &garbage, "--method", "newton"],
+            "bad --method",
+        ),
+        (vec!["train", &garbage, "--ridge", "-1"], "bad --ridge"),
+        (
+            vec!["train", &garbage, "--iterations", "0"],
+            "bad iterations",
+        ),
+        (vec!["train", &garbage, "--threads", "0"], "bad threads"),
+        (
             vec!["train", &garbage, "--counts", "corners"],
             "bad --counts",
         ),

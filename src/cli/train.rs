@@ -9,7 +9,7 @@ use crate::eval::features::{Counts, Shapes};
 use crate::eval::pattern::{
     COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, active_weights, wthor_weights,
 };
-use crate::eval::train::{TrainSample, TrainSettings, stage_errors, train_weights};
+use crate::eval::train::{Method, TrainSample, TrainSettings, stage_errors, train_weights};
 use clap::{Args, ValueEnum};
 use std::path::Path;
 use std::time::Instant;
@@ -48,13 +48,27 @@ pub struct TrainArgs {
     /// The label to fit.
     #[arg(long, value_enum, default_value = "mix")]
     label: Label,
-    /// Passes over the training positions of each stage (default 12).
+    /// The solver: `cg` (the exact ridge fit by conjugate gradients; the default) or `sgd`
+    /// (stochastic gradient descent, as the built-in weights were first made).
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+    method: Option<String>,
+    /// The ridge penalty of `cg`, 0 to 100000: as if each weight were also seen this many
+    /// times with target zero (default 8).
+    #[arg(long, value_name = "L", allow_hyphen_values = true)]
+    ridge: Option<String>,
+    /// The most conjugate-gradient iterations per stage, 1 to 10000 (default 200).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    iterations: Option<String>,
+    /// Threads of `cg`, 1 to 64 (default: the cores).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    threads: Option<String>,
+    /// Passes over the training positions of each stage, `sgd` (default 12).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     epochs: Option<String>,
-    /// The learning rate of the first pass, between 0 and 1 (default 0.004).
+    /// The learning rate of the first pass of `sgd`, between 0 and 1 (default 0.004).
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     rate: Option<String>,
-    /// The L2 penalty, between 0 and 1 (default 0.0005).
+    /// The L2 penalty of `sgd`, per use, between 0 and 1 (default 0.0005).
     #[arg(long, value_name = "L", allow_hyphen_values = true)]
     l2: Option<String>,
     /// Empty squares per stage (weight table), 1 to 60 (default 4).
@@ -118,6 +132,29 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     }
     if let Some(l) = &args.l2 {
         settings.l2 = fraction(l, "l2")?;
+    }
+    match args.method.as_deref().map(str::trim) {
+        None | Some("cg") => settings.method = Method::LeastSquares,
+        Some("sgd") => settings.method = Method::Sgd,
+        Some(other) => {
+            return Err(error(format!("bad --method '{other}': expected cg or sgd")));
+        }
+    }
+    if let Some(l) = &args.ridge {
+        settings.lambda = match l.trim().parse::<f64>() {
+            Ok(v) if (0.0..=100_000.0).contains(&v) => v,
+            _ => {
+                return Err(error(format!(
+                    "bad --ridge {l}: expected a number from 0 to 100000"
+                )));
+            }
+        };
+    }
+    if let Some(n) = &args.iterations {
+        settings.iterations = parse_in_range(n, "iterations", 1..=10_000)? as usize;
+    }
+    if let Some(n) = &args.threads {
+        settings.threads = parse_in_range(n, "threads", 1..=64)? as usize;
     }
     if let Some(s) = &args.seed {
         settings.seed = s
@@ -196,13 +233,16 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     let old_errors = stage_errors(&layout, &validation, |p, o| old.score(p, o));
-    println!("stage  empties  positions  train-mae  held-out  held-out-mae  compare-mae (discs)");
+    println!(
+        "stage  empties  positions  iterations  train-mae  held-out  held-out-mae  compare-mae (discs)"
+    );
     let weights = train_weights(layout.clone(), &train, &validation, settings, |r| {
         println!(
-            "{:>5}  {:>7}  {:>9}  {:>9.2}  {:>8}  {:>12.2}  {:>11.2}",
+            "{:>5}  {:>7}  {:>9}  {:>10}  {:>9.2}  {:>8}  {:>12.2}  {:>11.2}",
             r.stage,
             format!("{}-{}", r.empties.0, r.empties.1),
             r.train_positions,
+            r.iterations,
             r.train_mae,
             r.validation_positions,
             r.validation_mae,

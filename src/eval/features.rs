@@ -183,6 +183,22 @@ static SYMMETRY_CLASSES: LazyLock<(Vec<u32>, Vec<u32>)> = LazyLock::new(|| {
     (members, ends)
 });
 
+/// For each of a stage's `size` weights, the weight that stands for it when weights that
+/// must agree ([`symmetrize_patterns`]) are fitted as one: the first of its class, or itself.
+pub fn canonical_indices(size: usize) -> Vec<u32> {
+    let mut map: Vec<u32> = (0..size as u32).collect();
+    let (members, ends) = &*SYMMETRY_CLASSES;
+    let mut begin = 0;
+    for &end in ends {
+        let class = &members[begin..end as usize];
+        begin = end as usize;
+        for &j in class {
+            map[j as usize] = class[0];
+        }
+    }
+    map
+}
+
 /// Makes one stage's pattern weights (a stage's table, bias first) agree between the indices
 /// a shape's own symmetries relate (see [`SELF_SYMMETRIES`]): each class of such indices gets
 /// its average, so that every position and its mirror images score alike. Idempotent.

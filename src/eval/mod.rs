@@ -16,6 +16,7 @@ mod classic;
 pub mod dataset;
 mod discs;
 pub mod features;
+mod least_squares;
 pub mod pattern;
 pub mod train;
 mod weighted;

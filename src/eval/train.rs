@@ -1,9 +1,12 @@
 //! Training the `pattern` weights: least squares with L2 regularisation, fitted stage by stage
-//! by stochastic gradient descent over the sparse features (each position selects one weight
-//! per placement and per count, plus the bias). Each stage trains on the positions within a
-//! few empties of it, so neighbouring stages agree. Making the labelled positions is
-//! `othello-engine datagen`'s.
+//! over the sparse features (each position selects one weight per placement and per count,
+//! plus the bias). Each stage trains on the positions within a few empties of it, so
+//! neighbouring stages agree. Two solvers: the exact ridge fit by conjugate gradients (see
+//! `least_squares.rs`; the default), and the stochastic gradient descent that made the
+//! weights before it. Making the labelled positions is `othello-engine datagen`'s.
 
+use super::features::canonical_indices;
+use super::least_squares::{RidgeSettings, SparseRows, ridge_fit};
 use super::pattern::PatternWeights;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -36,6 +39,8 @@ pub struct StageReport {
     pub empties: (usize, usize),
     /// Training positions used (its own and its neighbours').
     pub train_positions: usize,
+    /// Iterations of the least-squares fit (0 for gradient descent).
+    pub iterations: usize,
     /// Mean absolute error in discs on the training positions of the stage itself.
     pub train_mae: f64,
     /// Held-out positions of the stage itself.
@@ -44,10 +49,27 @@ pub struct StageReport {
     pub validation_mae: f64,
 }
 
+/// How the weights of a stage are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The exact ridge fit, by conjugate gradients.
+    LeastSquares,
+    /// Stochastic gradient descent with a falling step.
+    Sgd,
+}
+
 /// Training settings.
 #[derive(Clone, Copy, Debug)]
 pub struct TrainSettings {
-    /// Passes over the data per stage.
+    /// The solver.
+    pub method: Method,
+    /// The ridge penalty of the least-squares fit (see [`RidgeSettings::lambda`]).
+    pub lambda: f64,
+    /// The most conjugate-gradient iterations per stage.
+    pub iterations: usize,
+    /// Threads of the least-squares fit.
+    pub threads: usize,
+    /// Passes over the data per stage (stochastic gradient descent).
     pub epochs: usize,
     /// The step size of the first pass; it falls geometrically to a twentieth of it.
     pub learning_rate: f32,
@@ -62,6 +84,10 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> TrainSettings {
         TrainSettings {
+            method: Method::LeastSquares,
+            lambda: 8.0,
+            iterations: 200,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             epochs: 12,
             learning_rate: 0.004,
             l2: 0.0005,
@@ -77,16 +103,53 @@ struct Encoded {
     per: usize,
 }
 
-fn encode(layout: &PatternWeights, samples: &[TrainSample]) -> Encoded {
+/// The features of `samples` under `layout`, each index replaced by `map`'s entry if given.
+fn encode(layout: &PatternWeights, samples: &[TrainSample], map: Option<&[u32]>) -> Encoded {
     let mut row = Vec::new();
     let mut features = Vec::new();
     let mut per = 0;
     for s in samples {
         layout.features(s.player, s.opponent, &mut row);
         per = row.len();
-        features.extend_from_slice(&row);
+        match map {
+            Some(map) => features.extend(row.iter().map(|&j| map[j as usize])),
+            None => features.extend_from_slice(&row),
+        }
     }
     Encoded { features, per }
+}
+
+/// One stage's weights by stochastic gradient descent on the rows `chosen`.
+fn fit_sgd(
+    encoded: &Encoded,
+    train: &[TrainSample],
+    chosen: &[usize],
+    size: usize,
+    settings: &TrainSettings,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<f32> {
+    let per = encoded.per;
+    let mut weights = vec![0f32; size];
+    let mut order = chosen.to_vec();
+    for epoch in 0..settings.epochs {
+        order.shuffle(rng);
+        // Falls to a twentieth over the passes: large steps find the weights, small ones
+        // at the end keep the last positions seen from pulling them about.
+        let progress = epoch as f32 / (settings.epochs.max(2) - 1) as f32;
+        let rate = settings.learning_rate * 0.05f32.powf(progress);
+        let decay = 1.0 - rate * settings.l2;
+        for &i in &order {
+            let row = &encoded.features[i * per..][..per];
+            let predicted = weights[0] + row.iter().map(|&j| weights[j as usize]).sum::<f32>();
+            let step = rate * (train[i].target - predicted);
+            weights[0] += step * 0.1;
+            for &j in row {
+                let w = &mut weights[j as usize];
+                *w = *w * decay + step;
+            }
+        }
+    }
+    weights
 }
 
 /// The mean absolute error in discs of `score` (hundredths of a disc) on `samples`, per stage
@@ -117,8 +180,12 @@ pub fn train_weights(
     mut report: impl FnMut(&StageReport),
 ) -> PatternWeights {
     let mut out = layout;
-    let encoded = encode(&out, train);
-    let per = encoded.per;
+    let size = out.stage_size();
+    // The least-squares fit ties the weights that must agree into one unknown.
+    let canonical = canonical_indices(size);
+    let map = (settings.method == Method::LeastSquares).then_some(&canonical[..]);
+    let encoded = encode(&out, train, map);
+    let targets: Vec<f32> = train.iter().map(|s| s.target).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
     for stage in 0..out.stages() {
         let (first, last) = out.stage_empties(stage);
@@ -129,26 +196,33 @@ pub fn train_weights(
         let chosen: Vec<usize> = (0..train.len())
             .filter(|&i| (low..=high).contains(&(train[i].empties() as usize)))
             .collect();
-        let mut weights = vec![0f32; out.stage_size()];
-        let mut order = chosen.clone();
-        for epoch in 0..settings.epochs {
-            order.shuffle(&mut rng);
-            // Falls to a twentieth over the passes: large steps find the weights, small ones
-            // at the end keep the last positions seen from pulling them about.
-            let progress = epoch as f32 / (settings.epochs.max(2) - 1) as f32;
-            let rate = settings.learning_rate * 0.05f32.powf(progress);
-            let decay = 1.0 - rate * settings.l2;
-            for &i in &order {
-                let row = &encoded.features[i * per..][..per];
-                let predicted = weights[0] + row.iter().map(|&j| weights[j as usize]).sum::<f32>();
-                let step = rate * (train[i].target - predicted);
-                weights[0] += step * 0.1;
-                for &j in row {
-                    let w = &mut weights[j as usize];
-                    *w = *w * decay + step;
-                }
+        let mut iterations = 0;
+        let weights = match settings.method {
+            Method::Sgd => fit_sgd(&encoded, train, &chosen, size, &settings, &mut rng),
+            Method::LeastSquares => {
+                let rows = SparseRows {
+                    indices: &encoded.features,
+                    per: encoded.per,
+                    chosen: &chosen,
+                    targets: &targets,
+                };
+                let fit = ridge_fit(
+                    &rows,
+                    size,
+                    RidgeSettings {
+                        lambda: settings.lambda,
+                        iterations: settings.iterations,
+                        tolerance: 1e-4,
+                        threads: settings.threads,
+                    },
+                );
+                iterations = fit.iterations;
+                canonical
+                    .iter()
+                    .map(|&j| fit.weights[j as usize] as f32)
+                    .collect()
             }
-        }
+        };
         out.set_stage(stage, &weights);
         let own = |samples: &[TrainSample]| -> Vec<TrainSample> {
             samples
@@ -166,6 +240,7 @@ pub fn train_weights(
             stage,
             empties: (first, last),
             train_positions: chosen.len(),
+            iterations,
             train_mae: mae(&own_train),
             validation_positions: own_validation.len(),
             validation_mae: mae(&own_validation),
