@@ -4,8 +4,9 @@ use super::args::{BookFile, CliError, book_file, error, read_book};
 use super::interrupt::{catch_signals, exit_if_caught};
 use super::progress::Progress;
 use crate::board::{Move, Position};
+use crate::search::book::build::{self as book_build, BuildSettings};
+use crate::search::book::learn::LEARN_POSITIONS;
 use crate::search::book::{Book, normalize};
-use crate::search::book_build::{self, BuildSettings};
 use crate::search::{DEFAULT_HASH_MIB, Searcher, available_threads, parse_threads};
 use clap::{Args, Subcommand};
 use std::collections::HashMap;
@@ -122,7 +123,7 @@ pub struct LearnArgs {
     #[arg(long, value_name = "PLIES", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
     /// The most positions learned from each game after it left the book.
-    #[arg(long, value_name = "N", default_value_t = book_build::LEARN_POSITIONS)]
+    #[arg(long, value_name = "N", default_value_t = LEARN_POSITIONS)]
     positions: usize,
     /// Go on after the first N games (what an interrupted run says): a game learned again
     /// would be deepened by `--positions` more.

@@ -7,7 +7,7 @@
 //! [`Searcher::solve`]. A level may name `random`, which is not an evaluator but a move policy
 //! ([`Play`]): outside the endgame it plays a random legal move without searching.
 //!
-//! **The midgame search** (`midgame.rs`) is a fail-soft principal-variation search (PVS): the
+//! **The midgame search** (`midgame/`) is a fail-soft principal-variation search (PVS): the
 //! first move gets the full window, the others a null window that only asks whether they beat
 //! the best so far, and a second, full search when they do. Moves are ordered by the table
 //! move, then, with three plies or more left, by the evaluation of the position after each
@@ -39,12 +39,12 @@
 //! kind of their own, with the number of empties as the depth. The principal variation of a
 //! report is read back from it.
 //!
-//! **The endgame** (`endgame.rs`, whose header tells the solver) is reached through
-//! [`Searcher::solve`], which first runs a quick search (at most `FALLBACK_MAX_DEPTH` plies,
-//! the level's evaluator) whose move stands if the limits stop the solve. An exact solve with
-//! `GUESS_MIN_EMPTIES` or more empties then runs a short `pattern` search, whose value in
-//! discs is the score guess that centres the solver's first window; a good guess saves much of
-//! a hard solve. Win-else-least solves for win/draw/loss first and, on a loss, exactly.
+//! **The endgame** (`endgame/`, whose header tells the solver) is reached through
+//! [`Searcher::solve`] (`solve.rs`), which first runs a quick search (at most
+//! `FALLBACK_MAX_DEPTH` plies, the level's evaluator) whose move stands if the limits stop the
+//! solve. An exact solve with `GUESS_MIN_EMPTIES` or more empties then runs a short `pattern`
+//! search, whose value in discs is the score guess that centres the solver's first window; a
+//! good guess saves much of a hard solve. Win-else-least solves for win/draw/loss first and, on a loss, exactly.
 //!
 //! **Passes.** A position whose side must pass is answered from the position after the pass:
 //! the search or solve runs there, and the report gets the pass in front and its value
@@ -66,7 +66,6 @@
 
 mod analysis;
 pub mod book;
-pub mod book_build;
 mod deepen;
 mod endgame;
 mod levels;
@@ -74,6 +73,7 @@ mod limits;
 mod midgame;
 pub mod probcut;
 mod report;
+mod solve;
 mod stability;
 mod threads;
 mod time;
@@ -94,20 +94,15 @@ pub use time::{TimeBudget, limits_for, move_time};
 pub use tt::TranspositionTable;
 
 use crate::board::{Bits, MAX_EMPTIES, Move, Position, Square};
-use crate::eval::EvaluatorKind;
-use book::{Book, BookMove};
+use book::Book;
 use deepen::Deepen;
-use endgame::Endgame;
-use limits::Stopper;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use report::{pass_report, principal_variation};
+use report::pass_report;
 use std::sync::Arc;
 use threads::Busy;
 
-/// At and below this many empties, a solve's principal variation is proven move by move.
-const PV_PROOF_EMPTIES: u32 = 14;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A search of the position after a forced pass, as `no_move_report` runs it.
 type InnerSearch<'a> =
@@ -131,35 +126,12 @@ pub struct Searcher {
     busy: Busy,
 }
 
-/// From this many empties on, an exact solve starts from a searched guess of its score.
-const GUESS_MIN_EMPTIES: u32 = 16;
-/// The guess searches this deep at [`GUESS_MIN_EMPTIES`], one ply deeper for each further
-/// empty, up to [`GUESS_MAX_DEPTH`]...
-const GUESS_MIN_DEPTH: u32 = 2;
-/// ... so that the guess stays cheap beside the solve it steers.
-const GUESS_MAX_DEPTH: u32 = 8;
 /// The quick search that gives a solve its fallback move goes at most this deep: it is
 /// insurance against a stopped solve, not worth much time.
 const FALLBACK_MAX_DEPTH: u32 = 4;
 /// When the clock decides, the search before a solve goes this deep (selective, a few
 /// milliseconds near the end): its move stands if the solve does not finish in time.
 const TIMED_FALLBACK_DEPTH: u32 = 10;
-
-/// The report of book move `m` of `position`: its book value, the book's line after it, and
-/// the WTHOR games that reached the position after it.
-fn book_report(book: &Book, position: &Position, m: &BookMove, depth: u32) -> SearchReport {
-    SearchReport {
-        best_move: m.mv,
-        value: Value::Estimate(m.value),
-        depth,
-        pv: book.line_after(position, m.mv),
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        complete: true,
-        selectivity: Selectivity::FULL,
-        book: Some(m.games),
-    }
-}
 
 /// Loads now what the first search would otherwise load on its own clock (about 70 ms): the
 /// `pattern` weights (inflated and made symmetric) and the Multi-ProbCut table. A server
@@ -216,41 +188,6 @@ impl Searcher {
         self.book_randomness = randomness.max(0);
     }
 
-    /// The book, when it may speak for `position`: the side to move has a move and at least
-    /// [`book::MIN_EMPTIES`] squares are empty.
-    fn book_for(&self, position: &Position) -> Option<&Arc<Book>> {
-        let playable = !position.must_pass() && position.empty_count() >= book::MIN_EMPTIES;
-        self.book.as_ref().filter(|_| playable)
-    }
-
-    /// The book's reports for `position`, one per book move, best first: `None` when there is
-    /// no book, the position is not in it, has fewer than [`book::MIN_EMPTIES`] empties, or
-    /// the side to move must pass.
-    pub fn book_reports(&self, position: &Position) -> Option<Vec<SearchReport>> {
-        let book = self.book_for(position)?;
-        let moves = book.moves(position)?;
-        let depth = book::depth_of(book, position);
-        Some(
-            moves
-                .iter()
-                .map(|m| book_report(book, position, m, depth))
-                .collect(),
-        )
-    }
-
-    /// A move from the book for `position`, drawn as [`Book::choose`] says, or `None` (as for
-    /// [`Searcher::book_reports`]).
-    fn book_move(&mut self, position: &Position) -> Option<SearchReport> {
-        let book = self.book_for(position)?.clone();
-        let chosen = book.choose(position, self.book_randomness, &mut self.rng)?;
-        Some(book_report(
-            &book,
-            position,
-            &chosen,
-            book::depth_of(&book, position),
-        ))
-    }
-
     /// Sets how selective the midgame searches are (Multi-ProbCut; [`Selectivity::FULL`]:
     /// full width, the default).
     pub fn set_selectivity(&mut self, selectivity: Selectivity) {
@@ -267,6 +204,13 @@ impl Searcher {
         self.tt.clear();
     }
 
+    /// The book this searcher plays from, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+}
+
+impl Searcher {
     /// Picks a move for `position` as `levels` say for its phase, within `limits`, calling
     /// `progress` after each finished depth.
     pub fn think(
@@ -517,192 +461,5 @@ impl Searcher {
             },
             None => report,
         }
-    }
-
-    /// Solves the endgame of `position` in `mode`. A quick search with `fallback` (at most
-    /// `FALLBACK_MAX_DEPTH` plies) gives a move first, which stands if `limits` stop the solve.
-    pub fn solve(
-        &mut self,
-        position: &Position,
-        mode: EndgameMode,
-        fallback: PhaseLevel,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&SearchReport),
-    ) -> SearchReport {
-        let quick = PhaseLevel {
-            depth: fallback.depth.min(FALLBACK_MAX_DEPTH),
-            ..fallback
-        };
-        self.solve_after(position, mode, quick, limits, progress)
-    }
-
-    /// Solves the endgame of `position` in `mode` after a search with `quick`, whose move
-    /// stands if `limits` stop the solve.
-    fn solve_after(
-        &mut self,
-        position: &Position,
-        mode: EndgameMode,
-        quick: PhaseLevel,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&SearchReport),
-    ) -> SearchReport {
-        let mut inner = |s: &mut Searcher, p: &Position, prog: &mut dyn FnMut(&SearchReport)| {
-            s.solve_after(p, mode, quick, limits, prog)
-        };
-        if let Some(r) = self.no_move_report(position, &mut inner, progress) {
-            return r;
-        }
-        let start = Instant::now();
-        let backup = self.search(position, quick, limits, progress);
-        let (guess, guess_nodes) = self.score_guess(position, limits);
-        let (p, o, n) = (
-            position.player(),
-            position.opponent(),
-            position.empty_count(),
-        );
-        let (tt, busy) = (&self.tt, (self.threads > 1).then_some(&self.busy));
-        let solve = |limits: &Limits| {
-            let mut stopper = Stopper::new(limits);
-            let mut solver = Endgame {
-                tt,
-                nodes: 0,
-                stopper: &mut stopper,
-                selectivity: Selectivity::FULL,
-                busy,
-            };
-            let (mut score, mut best) = match mode {
-                EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
-                EndgameMode::Wld | EndgameMode::WinElseLeast => {
-                    solver.solve_selective(p, o, guess, n, true)
-                }
-            };
-            let mut value = match mode {
-                EndgameMode::Exact => Value::Exact(score),
-                _ => Value::Wld(score.signum()),
-            };
-            if mode == EndgameMode::WinElseLeast && score < 0 && !solver.stopper.stopped() {
-                (score, best) = solver.solve_exact(p, o, score, n);
-                value = Value::Exact(score);
-            }
-            (value, best, solver.nodes, stopper.stopped())
-        };
-        let ((value, best, solver_nodes, stopped), helper_nodes) =
-            threads::with_helpers(self.threads, limits, || solve(limits), |l| solve(l).2);
-        let nodes = solver_nodes + helper_nodes + backup.nodes + guess_nodes;
-        if stopped {
-            let mut r = backup;
-            r.nodes = nodes;
-            r.elapsed = start.elapsed();
-            r.complete = false;
-            return r;
-        }
-        let best_move = Square::new(best as usize)
-            .map(Move::Play)
-            .filter(|&m| position.is_legal(m))
-            .unwrap_or(backup.best_move);
-        let report = SearchReport {
-            best_move,
-            value,
-            depth: n,
-            pv: match value {
-                // Without a clock the line can be proven to its end; with one, the table's.
-                Value::Exact(v) if limits.hard_deadline.is_none() => {
-                    self.exact_principal_variation(position, best_move, v)
-                }
-                _ => {
-                    principal_variation(&self.tt, position, tt::KIND_ENDGAME, best_move, n as usize)
-                }
-            },
-            nodes,
-            elapsed: start.elapsed(),
-            complete: true,
-            selectivity: Selectivity::FULL,
-            book: None,
-        };
-        progress(&report);
-        report
-    }
-
-    /// A guess at the exact score of `position` (even, in discs) and the nodes it took: a
-    /// shallow search with the pattern evaluator, which estimates disc differences. The exact
-    /// solve starts its windows there; a guess near the truth saves a third of a hard solve,
-    /// while a search far from the end is not worth its cost.
-    fn score_guess(&mut self, position: &Position, limits: &Limits) -> (i32, u64) {
-        let n = position.empty_count();
-        if n < GUESS_MIN_EMPTIES {
-            return (0, 0);
-        }
-        let level = PhaseLevel {
-            depth: (n - GUESS_MIN_EMPTIES + GUESS_MIN_DEPTH).min(GUESS_MAX_DEPTH),
-            eval: EvaluatorKind::Pattern,
-        };
-        let r = self.search(position, level, limits, &mut |_| {});
-        let discs = r.value.discs().clamp(-64.0, 64.0);
-        ((discs / 2.0).round() as i32 * 2, r.nodes)
-    }
-
-    /// The principal variation of a solved `position` whose exact value is `value` when
-    /// `first` is played, to the end of the game: each ply the table's best move while more
-    /// than [`PV_PROOF_EMPTIES`] empties are left, then a move whose solved value keeps the
-    /// score (the table holds no entries near the end, and the line should be right there).
-    fn exact_principal_variation(
-        &mut self,
-        position: &Position,
-        first: Move,
-        value: i32,
-    ) -> Vec<Move> {
-        let mut pv = vec![first];
-        let Ok(mut at) = position.play(first) else {
-            return pv;
-        };
-        // The value for the side to move at `at`.
-        let mut expected = -value;
-        while !at.is_game_over() {
-            if at.must_pass() {
-                pv.push(Move::Pass);
-                at = at.pass();
-                expected = -expected;
-                continue;
-            }
-            let table_move = self
-                .tt
-                .probe(at.player(), at.opponent(), tt::KIND_ENDGAME)
-                .and_then(|e| Square::new(e.best as usize))
-                .map(Move::Play)
-                .filter(|&m| at.is_legal(m));
-            let next = if at.empty_count() > PV_PROOF_EMPTIES {
-                table_move
-            } else {
-                let all = at.legal_squares().into_iter().map(Move::Play);
-                table_move.into_iter().chain(all).find(|&m| {
-                    at.play(m).is_ok_and(|child| {
-                        let (v, _) = self.solve_window(&child, -expected - 1, -expected + 1);
-                        -v == expected
-                    })
-                })
-            };
-            let Some(mv) = next else { break };
-            pv.push(mv);
-            let Ok(child) = at.play(mv) else { break };
-            at = child;
-            expected = -expected;
-        }
-        pv
-    }
-
-    /// The exact value of `position` in the window `alpha..beta` (fail-soft), and the number of
-    /// nodes searched; no move choice, no limits. For tests and tools.
-    pub fn solve_window(&mut self, position: &Position, alpha: i32, beta: i32) -> (i32, u64) {
-        let mut stopper = Stopper::new(&Limits::none());
-        let mut solver = Endgame {
-            tt: &self.tt,
-            nodes: 0,
-            stopper: &mut stopper,
-            selectivity: Selectivity::FULL,
-            busy: None,
-        };
-        let n = position.empty_count();
-        let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);
-        (v, solver.nodes)
     }
 }

@@ -23,7 +23,7 @@
 //! bounds, except below 12 empties, where nothing is cut and the entries are exact. On FFO
 //! #40-#49 this more than halves the nodes (1851 M to 899 M at first). A win/draw/loss solve's
 //! pre-searches look for the value too while it may be a draw ([`WLD_EXACT_MARGIN`]), and
-//! only for its sign once it is clearly decided.
+//! only for its sign once it is clearly decided. Both live in `windows.rs`.
 //!
 //! **Two searches.** [`Endgame::pvs`] runs the root and the principal variation: the first
 //! move with the full window, the others with a null window, searched again with the full
@@ -48,7 +48,7 @@
 //!   are tried in parity order (squares of quadrants with an odd number of empties first,
 //!   since the last move in a region tends to be worth having), and the last two empties and
 //!   the last one are solved by hand without move lists (`solve2`, `solve1`: the last square's
-//!   flips are counted, not made).
+//!   flips are counted, not made; `leaves.rs`).
 //!
 //! **Passes** cost no empties: the side without a move hands the same position over with the
 //! window negated; with no move for either side the game is over and scored.
@@ -56,17 +56,19 @@
 //! **Stopping.** Null-window nodes poll the [`Stopper`]; a stopped search returns a value that
 //! means nothing and stores nothing, and the searcher falls back on its quick search's move.
 
+mod leaves;
 mod ordering;
+mod windows;
 
 use super::limits::Stopper;
-use super::midgame::{INFINITY, Midgame};
+use super::midgame::INFINITY;
 use super::probcut::{self, Selectivity};
 use super::stability::stable_discs;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, Color, Position, flips, last_flip_count, legal_moves};
-use crate::eval::{EVAL_LIMIT, Evaluator, PatternFull};
-use ordering::{MoveList, ORDER_SCALE, odd_quadrant_squares, order_moves, reply_weight};
+use crate::board::{Bits, Color, Position, flips, legal_moves};
+use crate::eval::{Evaluator, PatternFull};
+use ordering::{MoveList, ORDER_SCALE, order_moves, reply_weight};
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
 const SHALLOW_EMPTIES: u32 = 6;
@@ -161,138 +163,6 @@ impl<'a> Endgame<'a> {
             self.selectivity
         };
         (n.min(41) * 6 + u32::from(selectivity.index())) as u8
-    }
-
-    /// The exact value and best move (with `wld`, the value's sign only: a search of the
-    /// window -1..1), after pre-searches at rising selectivity from [`PRESEARCH_EMPTIES`]
-    /// empties on: each leaves best moves in the table and, when exact, a value to start the
-    /// next one's window from, so the full-width search that ends the series finds its window
-    /// and its ordering mostly made. `guess` is a quick estimate of the value; with `wld`,
-    /// it decides whether the pre-searches look for the value or only its sign (see
-    /// [`WLD_EXACT_MARGIN`]).
-    pub fn solve_selective(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        guess: i32,
-        n: u32,
-        wld: bool,
-    ) -> (i32, u8) {
-        let mut guess = guess;
-        if n >= PRESEARCH_EMPTIES {
-            for selectivity in PRESEARCHES {
-                self.selectivity = selectivity;
-                let exact = !wld || guess.abs() < WLD_EXACT_MARGIN;
-                let (v, _) = self.solve_value_or_sign(player, opponent, exact, guess, n);
-                if self.stopper.stopped() {
-                    break;
-                }
-                log::debug!(
-                    "{n} empties, pre-search at {selectivity}: {v:+}, {} nodes so far",
-                    self.nodes
-                );
-                if exact {
-                    guess = v;
-                }
-            }
-        }
-        self.selectivity = Selectivity::FULL;
-        self.solve_value_or_sign(player, opponent, !wld, guess, n)
-    }
-
-    /// With `exact`, [`Endgame::solve_exact`] from `guess`; else the sign of the value alone
-    /// (the window -1..1).
-    fn solve_value_or_sign(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        exact: bool,
-        guess: i32,
-        n: u32,
-    ) -> (i32, u8) {
-        if exact {
-            self.solve_exact(player, opponent, guess, n)
-        } else {
-            self.pvs(player, opponent, -1, 1, n)
-        }
-    }
-
-    /// A full-width `pattern-full` midgame search sharing this solve's table and stopper, for
-    /// the shallow searches that cut (Multi-ProbCut) and order moves; its nodes are added to
-    /// the solve's by the caller. Takes the two fields it borrows, so that the caller can
-    /// still count its nodes.
-    fn pattern_search<'s>(
-        tt: &'s TranspositionTable,
-        stopper: &'s mut Stopper,
-    ) -> Midgame<'s, PatternFull> {
-        Midgame {
-            tt,
-            eval: &PatternFull,
-            nodes: 0,
-            stopper,
-            selectivity: Selectivity::FULL,
-            probcut: None,
-            busy: None,
-        }
-    }
-
-    /// Multi-ProbCut at a null-window node: `Some(bound)` when a shallow `pattern-full` search
-    /// predicts, with the solve's confidence, that the exact value is above `alpha` (then
-    /// `alpha + 1`) or at most `alpha` (then `alpha`).
-    fn probcut(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
-        let cut = probcut::endgame_cut(n, alpha, self.selectivity.t());
-        let position = Position::from_player_opponent(player, opponent, Color::Black);
-        let state = PatternFull.state(&position);
-        let mut shallow = Self::pattern_search(self.tt, self.stopper);
-        let mut result = None;
-        if cut.high <= EVAL_LIMIT {
-            let (v, _) = shallow.search(&position, &state, cut.depth, cut.high - 1, cut.high);
-            if v >= cut.high {
-                result = Some(alpha + 1);
-            }
-        }
-        if result.is_none() && cut.low >= -EVAL_LIMIT {
-            let (v, _) = shallow.search(&position, &state, cut.depth, cut.low, cut.low + 1);
-            if v <= cut.low {
-                result = Some(alpha);
-            }
-        }
-        self.nodes += shallow.nodes;
-        result.filter(|_| !self.stopper.stopped())
-    }
-
-    /// The exact value and best move, found by windows of width 2: the first around `guess`;
-    /// after a failure, the bound it returned is known, and the next window only asks whether
-    /// the value lies beyond it (scores of finished games are even, so a window of width 2 is
-    /// a null-window test). Each failure thus costs only the proof of its own side, never a
-    /// re-proof of the bound just found.
-    pub fn solve_exact(&mut self, player: u64, opponent: u64, guess: i32, n: u32) -> (i32, u8) {
-        let guess = (guess.clamp(-64, 64) / 2) * 2;
-        let (mut alpha, mut beta) = (guess - 1, guess + 1);
-        let (mut lower, mut upper) = (-64, 64);
-        let mut lower_move = NO_MOVE;
-        loop {
-            let (v, best) = self.pvs(player, opponent, alpha, beta, n);
-            log::debug!(
-                "{n} empties, window {alpha:+}..{beta:+} at {}: {v:+}, {} nodes so far",
-                self.selectivity,
-                self.nodes
-            );
-            if self.stopper.stopped() || (v > alpha && v < beta) {
-                return (v, if best == NO_MOVE { lower_move } else { best });
-            }
-            if v >= beta {
-                // A fail-high's best move reaches its bound: the best move if nothing beats it.
-                (lower, lower_move) = (v, best);
-                (alpha, beta) = (v, v + 2);
-            } else {
-                upper = v;
-                (alpha, beta) = (v - 2, v);
-            }
-            if lower >= upper {
-                return (lower, lower_move);
-            }
-        }
     }
 
     /// Principal-variation search in the window `alpha..beta`; returns the value and best move
@@ -586,106 +456,5 @@ impl<'a> Endgame<'a> {
         }
         let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
         (bound <= alpha).then_some(bound)
-    }
-
-    /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
-    fn nws_shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64) -> i32 {
-        let n = empties.count_ones();
-        if n == 2 {
-            let first = empties.trailing_zeros() as usize;
-            let second = 63 - empties.leading_zeros() as usize;
-            return self.solve2(player, opponent, alpha, first, second);
-        }
-        if n == 1 {
-            return self.solve1(player, opponent, empties.trailing_zeros() as usize);
-        }
-        self.nodes += 1;
-        let odd = odd_quadrant_squares(empties);
-        let mut best = -65;
-        for group in [odd, empties & !odd] {
-            for sq in Bits(group) {
-                let f = flips(player, opponent, sq);
-                if f == 0 {
-                    continue;
-                }
-                let bit = 1u64 << sq;
-                let v =
-                    -self.nws_shallow(opponent & !f, player | f | bit, -alpha - 1, empties & !bit);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        return v;
-                    }
-                }
-            }
-        }
-        if best == -65 {
-            // No move: pass if the opponent can move, otherwise the game is over.
-            if legal_moves(opponent, player) & empties == 0 {
-                return final_score(player, opponent);
-            }
-            return -self.nws_shallow(opponent, player, -alpha - 1, empties);
-        }
-        best
-    }
-
-    /// Two empties left (`a` and `b`): try both, then the opponent's, without lists or loops.
-    #[inline]
-    fn solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
-        self.nodes += 1;
-        let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
-        let mut best = -65;
-        let f = flips(player, opponent, a);
-        if f != 0 {
-            best = -self.solve1(opponent & !f, player | f | bit_a, b);
-            if best > alpha {
-                return best;
-            }
-        }
-        let f = flips(player, opponent, b);
-        if f != 0 {
-            return best.max(-self.solve1(opponent & !f, player | f | bit_b, a));
-        }
-        if best > -65 {
-            return best;
-        }
-        // The side to move passes: the opponent tries both squares the same way.
-        self.nodes += 1;
-        let mut theirs = -65;
-        let f = flips(opponent, player, a);
-        if f != 0 {
-            theirs = -self.solve1(player & !f, opponent | f | bit_a, b);
-            if -theirs <= alpha {
-                return -theirs;
-            }
-        }
-        let f = flips(opponent, player, b);
-        if f != 0 {
-            theirs = theirs.max(-self.solve1(player & !f, opponent | f | bit_b, a));
-        }
-        if theirs > -65 {
-            -theirs
-        } else {
-            final_score(player, opponent)
-        }
-    }
-
-    /// Score with one empty square left (`sq`), player to move.
-    #[inline]
-    fn solve1(&mut self, player: u64, opponent: u64, sq: usize) -> i32 {
-        self.nodes += 1;
-        let p = player.count_ones() as i32;
-        let f = last_flip_count(player, sq) as i32;
-        if f > 0 {
-            return 2 * (p + f + 1) - 64;
-        }
-        let g = last_flip_count(opponent, sq) as i32;
-        if g > 0 {
-            // Opponent plays the last square: it has 63 - p discs before the move.
-            return 64 - 2 * (63 - p + g + 1);
-        }
-        // Nobody can play it: the empty square goes to the winner (63 discs, never a draw).
-        let diff = 2 * p - 63;
-        if diff > 0 { diff + 1 } else { diff - 1 }
     }
 }

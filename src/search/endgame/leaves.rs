@@ -1,0 +1,115 @@
+//! The last empties (at `SHALLOW_EMPTIES` and fewer): null-window search in parity order,
+//! without the table or move lists, and the last two empties and the last one solved by hand.
+
+use super::ordering::odd_quadrant_squares;
+use super::{Endgame, final_score};
+use crate::board::{Bits, flips, last_flip_count, legal_moves};
+
+impl Endgame<'_> {
+    /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
+    pub(super) fn nws_shallow(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u64,
+    ) -> i32 {
+        let n = empties.count_ones();
+        if n == 2 {
+            let first = empties.trailing_zeros() as usize;
+            let second = 63 - empties.leading_zeros() as usize;
+            return self.solve2(player, opponent, alpha, first, second);
+        }
+        if n == 1 {
+            return self.solve1(player, opponent, empties.trailing_zeros() as usize);
+        }
+        self.nodes += 1;
+        let odd = odd_quadrant_squares(empties);
+        let mut best = -65;
+        for group in [odd, empties & !odd] {
+            for sq in Bits(group) {
+                let f = flips(player, opponent, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let v =
+                    -self.nws_shallow(opponent & !f, player | f | bit, -alpha - 1, empties & !bit);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            // No move: pass if the opponent can move, otherwise the game is over.
+            if legal_moves(opponent, player) & empties == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.nws_shallow(opponent, player, -alpha - 1, empties);
+        }
+        best
+    }
+
+    /// Two empties left (`a` and `b`): try both, then the opponent's, without lists or loops.
+    #[inline]
+    fn solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
+        self.nodes += 1;
+        let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
+        let mut best = -65;
+        let f = flips(player, opponent, a);
+        if f != 0 {
+            best = -self.solve1(opponent & !f, player | f | bit_a, b);
+            if best > alpha {
+                return best;
+            }
+        }
+        let f = flips(player, opponent, b);
+        if f != 0 {
+            return best.max(-self.solve1(opponent & !f, player | f | bit_b, a));
+        }
+        if best > -65 {
+            return best;
+        }
+        // The side to move passes: the opponent tries both squares the same way.
+        self.nodes += 1;
+        let mut theirs = -65;
+        let f = flips(opponent, player, a);
+        if f != 0 {
+            theirs = -self.solve1(player & !f, opponent | f | bit_a, b);
+            if -theirs <= alpha {
+                return -theirs;
+            }
+        }
+        let f = flips(opponent, player, b);
+        if f != 0 {
+            theirs = theirs.max(-self.solve1(player & !f, opponent | f | bit_b, a));
+        }
+        if theirs > -65 {
+            -theirs
+        } else {
+            final_score(player, opponent)
+        }
+    }
+
+    /// Score with one empty square left (`sq`), player to move.
+    #[inline]
+    fn solve1(&mut self, player: u64, opponent: u64, sq: usize) -> i32 {
+        self.nodes += 1;
+        let p = player.count_ones() as i32;
+        let f = last_flip_count(player, sq) as i32;
+        if f > 0 {
+            return 2 * (p + f + 1) - 64;
+        }
+        let g = last_flip_count(opponent, sq) as i32;
+        if g > 0 {
+            // Opponent plays the last square: it has 63 - p discs before the move.
+            return 64 - 2 * (63 - p + g + 1);
+        }
+        // Nobody can play it: the empty square goes to the winner (63 discs, never a draw).
+        let diff = 2 * p - 63;
+        if diff > 0 { diff + 1 } else { diff - 1 }
+    }
+}
