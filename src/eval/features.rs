@@ -14,7 +14,11 @@
 //! vector additions over 48 lanes. A search carries the state down the tree; nothing is
 //! allocated per node.
 
-use crate::board::{Bits, apply_symmetry, legal_moves};
+pub use super::counts::{
+    COUNT_WEIGHTS, Counts, MOBILITY_MAX, PARITY_WEIGHTS, POTENTIAL_MAX, count_features,
+};
+pub use super::state::FeatureState;
+use crate::board::apply_symmetry;
 use std::sync::LazyLock;
 
 /// The pattern shapes in one orientation, as square indices (`a1` = 0, `h1` = 7, `a2` = 8):
@@ -63,17 +67,17 @@ pub const fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
 pub const PATTERNS_END: usize = shape_offsets().1;
 
 /// The placements and the update table, built once.
-struct Tables {
+pub(super) struct Tables {
     /// Each placement's squares, first digit first (`len` of them).
     squares: [[u8; MAX_SHAPE]; PLACEMENTS],
     len: [usize; PLACEMENTS],
     /// Where each placement's shape table starts (see [`shape_offsets`]).
     offsets: [u32; PLACEMENTS],
     /// For each square, `3^k` in the lane of every placement whose `k`-th digit it is.
-    delta: [[u16; LANES]; 64],
+    pub(super) delta: [[u16; LANES]; 64],
 }
 
-static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+pub(super) static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let (shape_start, _) = shape_offsets();
     let mut tables = Tables {
         squares: [[0; MAX_SHAPE]; PLACEMENTS],
@@ -280,7 +284,7 @@ impl Shapes {
 }
 
 /// The index of placement `i` for `player` to move, computed square by square.
-fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
+pub(super) fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
     TABLES.squares[i][..TABLES.len[i]]
         .iter()
         .rev()
@@ -390,158 +394,6 @@ mod gather {
     }
 }
 
-/// The pattern indices of a position from both sides' views, kept up to date along moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FeatureState {
-    /// The indices with digit 1 for the side to move.
-    pub mine: [u16; LANES],
-    /// The indices with digit 1 for the other side.
-    pub theirs: [u16; LANES],
-}
-
-impl Default for FeatureState {
-    fn default() -> FeatureState {
-        FeatureState {
-            mine: [0; LANES],
-            theirs: [0; LANES],
-        }
-    }
-}
-
-impl FeatureState {
-    /// The indices of `player` (to move) against `opponent`, computed from scratch.
-    pub fn new(player: u64, opponent: u64) -> FeatureState {
-        let mut state = FeatureState::default();
-        for i in 0..PLACEMENTS {
-            state.mine[i] = placement_index(i, player, opponent);
-            state.theirs[i] = placement_index(i, opponent, player);
-        }
-        state
-    }
-
-    /// The state after the side to move plays on `square`, turning `flips`: the views swap,
-    /// since the other side is then to move.
-    #[inline]
-    pub fn play(&self, square: usize, flips: u64) -> FeatureState {
-        let delta = &TABLES.delta;
-        let mut flipped = [0u16; LANES];
-        for f in Bits(flips) {
-            for (sum, d) in flipped.iter_mut().zip(&delta[f]) {
-                *sum = sum.wrapping_add(*d);
-            }
-        }
-        let placed = &delta[square];
-        let mut next = FeatureState::default();
-        for k in 0..LANES {
-            // Mover's view: the square goes 0 -> 1, each flip 2 -> 1. Other view: 0 -> 2, 1 -> 2.
-            next.theirs[k] = self.mine[k]
-                .wrapping_add(placed[k])
-                .wrapping_sub(flipped[k]);
-            next.mine[k] = self.theirs[k]
-                .wrapping_add(placed[k].wrapping_mul(2))
-                .wrapping_add(flipped[k]);
-        }
-        next
-    }
-
-    /// The indices of the side to move after the side to move here plays on `square`,
-    /// turning `flips`: [`FeatureState::play`]'s `mine` alone, which is all a leaf needs.
-    #[inline]
-    pub fn mine_after(&self, square: usize, flips: u64) -> [u16; LANES] {
-        let delta = &TABLES.delta;
-        let placed = &delta[square];
-        let mut mine = [0u16; LANES];
-        for k in 0..LANES {
-            mine[k] = self.theirs[k].wrapping_add(placed[k].wrapping_mul(2));
-        }
-        for f in Bits(flips) {
-            for (index, d) in mine.iter_mut().zip(&delta[f]) {
-                *index = index.wrapping_add(*d);
-            }
-        }
-        mine
-    }
-
-    /// The state after a pass.
-    #[inline]
-    pub fn pass(&self) -> FeatureState {
-        FeatureState {
-            mine: self.theirs,
-            theirs: self.mine,
-        }
-    }
-}
-
-/// The most moves counted by the mobility features; more count as this many.
-pub const MOBILITY_MAX: usize = 24;
-/// The most squares counted by the potential mobility features.
-pub const POTENTIAL_MAX: usize = 32;
-/// Weights of the count features after the patterns: the side to move's mobility, the other
-/// side's, both sides' potential mobility, then the parity of the empties (which side would
-/// play last if nobody passed; it also absorbs what the labels owe to whose turn it is).
-pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1) + 2;
-/// Where the parity weights (even, then odd empties) lie in a stage's table.
-pub const PARITY_WEIGHTS: usize = PATTERNS_END + COUNT_WEIGHTS - 2;
-
-/// The empty squares next to a disc of `discs` (where the other side may later move): the
-/// discs spread one square sideways, then that spread one square up and down.
-#[inline]
-fn frontier(discs: u64, empty: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
-    (row | (row << 8) | (row >> 8)) & empty
-}
-
-/// Which count features follow the patterns in a layout of weights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Counts {
-    /// The patterns alone.
-    None,
-    /// The parity of the empties alone: one lookup.
-    Parity,
-    /// Potential mobility and parity: a few bit operations per evaluation.
-    Potential,
-    /// Those and both sides' mobility, which costs two move generations per evaluation.
-    All,
-}
-
-/// The offsets in a stage's table (after the pattern weights, which end at [`PATTERNS_END`])
-/// of the count features of `counts` that `player` to move against `opponent` selects, and
-/// how many there are: potential mobility and parity, then mobility.
-#[inline(always)]
-pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], usize) {
-    let mut out = [0u32; 5];
-    let empty = !(player | opponent);
-    match counts {
-        Counts::None => return (out, 0),
-        Counts::Parity => {
-            out[0] = (PARITY_WEIGHTS + (empty.count_ones() & 1) as usize) as u32;
-            return (out, 1);
-        }
-        Counts::Potential | Counts::All => {}
-    }
-    // Potential mobility: empty squares beside the other side's discs are where the side to
-    // move may later play.
-    let mine_potential = (frontier(opponent, empty).count_ones() as usize).min(POTENTIAL_MAX);
-    let theirs_potential = (frontier(player, empty).count_ones() as usize).min(POTENTIAL_MAX);
-    let mobility = PATTERNS_END;
-    let third = mobility + 2 * (MOBILITY_MAX + 1);
-    let fourth = third + POTENTIAL_MAX + 1;
-    let parity = PARITY_WEIGHTS + (empty.count_ones() & 1) as usize;
-    out[0] = (third + mine_potential) as u32;
-    out[1] = (fourth + theirs_potential) as u32;
-    out[2] = parity as u32;
-    if counts == Counts::Potential {
-        return (out, 3);
-    }
-    let mine_count = (legal_moves(player, opponent).count_ones() as usize).min(MOBILITY_MAX);
-    let theirs_count = (legal_moves(opponent, player).count_ones() as usize).min(MOBILITY_MAX);
-    out[3] = (mobility + mine_count) as u32;
-    out[4] = (mobility + MOBILITY_MAX + 1 + theirs_count) as u32;
-    (out, 5)
-}
-
 /// Pseudo-random disjoint pairs of bitboards (not necessarily reachable positions), for tests
 /// of the index and weight arithmetic.
 #[cfg(test)]
@@ -561,7 +413,6 @@ pub(crate) fn random_disc_pairs(mut seed: u64, count: usize) -> impl Iterator<It
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Position, flips};
 
     #[test]
     fn every_shape_has_the_expected_number_of_placements() {
@@ -591,34 +442,6 @@ mod tests {
     }
 
     #[test]
-    fn incremental_indices_equal_fresh_ones_along_random_games() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..200 {
-            let mut position = Position::start();
-            let mut state = FeatureState::new(position.player(), position.opponent());
-            while !position.is_game_over() {
-                if position.must_pass() {
-                    position = position.pass();
-                    state = state.pass();
-                } else {
-                    let moves: Vec<usize> = Bits(position.legal_moves()).collect();
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let sq = moves[(seed >> 33) as usize % moves.len()];
-                    let f = flips(position.player(), position.opponent(), sq);
-                    state = state.play(sq, f);
-                    position = position.play_flips(1u64 << sq, f);
-                }
-                assert_eq!(
-                    state,
-                    FeatureState::new(position.player(), position.opponent())
-                );
-            }
-        }
-    }
-
-    #[test]
     fn fast_sums_equal_square_by_square_sums() {
         // A table of distinct pseudo-random weights, so that any wrong index shows.
         let (_, end) = shape_offsets();
@@ -636,17 +459,5 @@ mod tests {
                 .sum();
             assert_eq!(incremental, slow_pattern_sum(&table, player, opponent));
         }
-    }
-
-    #[test]
-    fn frontier_counts_the_empty_neighbours() {
-        let start = Position::start();
-        // Each side's two diagonal centre discs touch 10 empty squares.
-        let empty = start.empty();
-        assert_eq!(frontier(start.player(), empty).count_ones(), 10);
-        assert_eq!(frontier(start.opponent(), empty).count_ones(), 10);
-        // A lone corner disc has three neighbours, none across the edge.
-        // A lone disc on a1 touches b1, a2 and b2, and nothing across the edges.
-        assert_eq!(frontier(1, !1), 0x302);
     }
 }

@@ -13,13 +13,16 @@
 //! and a place in the dispatch.
 
 mod classic;
+mod counts;
 pub mod dataset;
 mod discs;
 pub mod features;
 mod least_squares;
 pub mod pattern;
+mod state;
 pub mod train;
 mod weighted;
+mod weights;
 
 pub use classic::{Classic, protected_discs};
 pub use discs::{Discs, DiscsInverse};

@@ -1,0 +1,239 @@
+//! The pattern weights file format and the built-in weight sets: reading and writing weight
+//! files is a concern of its own, apart from scoring with the weights (`pattern.rs`).
+//!
+//! Weight files start with a magic that names their version: `OEPATW01` (the WTHOR weights,
+//! raw) and `OEPATW02` (stages, counts and shapes in the header, the weights deflated).
+
+use super::features::{Counts, PATTERNS_END, Shapes, symmetrize_patterns};
+use super::pattern::{PatternWeights, quantize_all, stage_table};
+use flate2::Compression;
+use flate2::read::ZlibDecoder;
+use flate2::write::ZlibEncoder;
+use std::io::{Read, Write};
+use std::sync::{LazyLock, OnceLock};
+
+/// The phases of the `pattern-wthor` weights, and their width in empties.
+const WTHOR_PHASES: usize = 11;
+const WTHOR_PHASE_EMPTIES: usize = 6;
+
+/// The magic of the raw format of the WTHOR weights.
+const MAGIC_V1: &[u8; 8] = b"OEPATW01";
+/// The magic of the current format.
+pub const MAGIC: &[u8; 8] = b"OEPATW02";
+/// The flags of a weights file for each set of count features: bit 0 says count features
+/// follow the patterns, bit 1 that mobility is not among them, bit 2 that potential mobility
+/// is not either.
+const COUNT_FLAGS: [(Counts, usize); 4] = [
+    (Counts::None, 0),
+    (Counts::All, 1),
+    (Counts::Potential, 3),
+    (Counts::Parity, 7),
+];
+/// The flag of a weights file whose layout leaves out the short diagonals ([`Shapes::Lean`]).
+const LEAN_FLAG: usize = 8;
+/// No weights file holds more than this (a guard against absurd headers).
+const MAX_WEIGHTS: usize = 1 << 26;
+
+/// Every stage's pattern weights made to agree between mirror-image readings of a shape (see
+/// [`symmetrize_patterns`]): weights are trained per index, and a shape that a symmetry maps
+/// onto itself is stored in one reading order only.
+fn symmetrize(weights: &mut [i16], stage_size: usize) {
+    for stage in weights.chunks_exact_mut(stage_size) {
+        symmetrize_patterns(stage);
+    }
+}
+
+impl PatternWeights {
+    /// Weights from a file: the current format, or the raw WTHOR format.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, String> {
+        if bytes.len() >= 8 && &bytes[..8] == MAGIC_V1 {
+            return Self::from_v1(bytes);
+        }
+        if bytes.len() < 20 || &bytes[..8] != MAGIC {
+            return Err("not a pattern weights file (bad magic)".to_string());
+        }
+        let read_u32 = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+        };
+        let (stages, stage_empties, flags) = (read_u32(8), read_u32(12), read_u32(16));
+        let counts = COUNT_FLAGS
+            .iter()
+            .find(|c| c.1 == flags & !LEAN_FLAG)
+            .map(|c| c.0);
+        let shapes = if flags & LEAN_FLAG != 0 {
+            Shapes::Lean
+        } else {
+            Shapes::All
+        };
+        let stages_known = (1..=60).contains(&stage_empties) && stages == 60 / stage_empties;
+        let (Some(counts), true) = (counts, stages_known) else {
+            return Err(format!(
+                "pattern weights for {stages} stages of {stage_empties} empties (flags {flags}): \
+                 not a layout this build reads"
+            ));
+        };
+        let expected = PatternWeights::zeros_with(stage_empties, counts, shapes);
+        let want = stages * expected.stage_size * 2;
+        let mut body = Vec::with_capacity(want);
+        ZlibDecoder::new(&bytes[20..])
+            .take(MAX_WEIGHTS as u64 * 2)
+            .read_to_end(&mut body)
+            .map_err(|e| format!("pattern weights file is corrupt: {e}"))?;
+        if body.len() != want {
+            return Err(format!(
+                "pattern weights file holds {} bytes of weights, expected {want}",
+                body.len()
+            ));
+        }
+        let mut weights: Vec<i16> = body
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        symmetrize(&mut weights, expected.stage_size);
+        let mut out = PatternWeights {
+            weights,
+            ..expected
+        };
+        for stage in 0..stages {
+            out.clear_unread(stage);
+        }
+        out.quantized = quantize_all(&out.weights);
+        Ok(out)
+    }
+
+    /// The raw format: the magic, the number of phases and the weights per phase (u32 little
+    /// endian), then the weights as i16 little endian.
+    fn from_v1(bytes: &[u8]) -> Result<PatternWeights, String> {
+        if bytes.len() < 16 {
+            return Err("pattern weights file is truncated".to_string());
+        }
+        let read_u32 = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+        };
+        let (phases, size) = (read_u32(8), read_u32(12));
+        if phases != WTHOR_PHASES || size != PATTERNS_END {
+            return Err(format!(
+                "pattern weights for {phases} phases of {size} weights; this build reads \
+                 {WTHOR_PHASES} of {}",
+                PATTERNS_END
+            ));
+        }
+        let body = &bytes[16..];
+        if body.len() != phases * size * 2 {
+            return Err(format!(
+                "pattern weights file holds {} bytes of weights, expected {}",
+                body.len(),
+                phases * size * 2
+            ));
+        }
+        let mut weights: Vec<i16> = body
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        symmetrize(&mut weights, size);
+        Ok(PatternWeights {
+            stages: phases,
+            stage_empties: WTHOR_PHASE_EMPTIES,
+            stage_by_empties: stage_table(phases, WTHOR_PHASE_EMPTIES),
+            counts: Counts::None,
+            shapes: Shapes::All,
+            stage_size: size,
+            quantized: quantize_all(&weights),
+            weights,
+        })
+    }
+
+    /// The current format: [`MAGIC`], the stages, empties per stage and flags (bit 0: count
+    /// features, bit 1: without mobility, bit 2: without potential mobility, bit 3: without the
+    /// short diagonals) as u32 little endian, then the weights as i16
+    /// little endian, deflated (zlib).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        let flags = COUNT_FLAGS
+            .iter()
+            .find(|c| c.0 == self.counts)
+            .map_or(0, |c| c.1)
+            | if self.shapes == Shapes::Lean {
+                LEAN_FLAG
+            } else {
+                0
+            };
+        for n in [self.stages, self.stage_empties, flags] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        let raw: Vec<u8> = self.weights.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut encoder = ZlibEncoder::new(out, Compression::best());
+        // Writing to a vector cannot fail.
+        encoder.write_all(&raw).expect("deflating into memory");
+        encoder.finish().expect("deflating into memory")
+    }
+}
+
+/// The `pattern` weights built into the engine (`data/pattern-weights.bin`).
+pub(super) static BUILT_IN: LazyLock<PatternWeights> = LazyLock::new(|| {
+    PatternWeights::from_bytes(include_bytes!("../../data/pattern-weights.bin"))
+        .unwrap_or_else(|e| panic!("the built-in pattern weights are broken: {e}"))
+});
+
+/// The `pattern-full` weights built into the engine (`data/pattern-full-weights.bin`).
+pub(super) static FULL: LazyLock<PatternWeights> = LazyLock::new(|| {
+    PatternWeights::from_bytes(include_bytes!("../../data/pattern-full-weights.bin"))
+        .unwrap_or_else(|e| panic!("the built-in full pattern weights are broken: {e}"))
+});
+
+/// The `pattern-wthor` weights built into the engine (`data/pattern-wthor-weights.bin`).
+pub(super) static WTHOR: LazyLock<PatternWeights> = LazyLock::new(|| {
+    PatternWeights::from_bytes(include_bytes!("../../data/pattern-wthor-weights.bin"))
+        .unwrap_or_else(|e| panic!("the built-in WTHOR pattern weights are broken: {e}"))
+});
+
+/// Weights given with `--weights`, which replace the built-in ones for the whole process.
+pub(super) static LOADED: OnceLock<PatternWeights> = OnceLock::new();
+
+/// Makes `weights` the weights of `pattern` for the rest of the process. Call before any
+/// search; fails if weights were already set.
+pub fn use_weights(weights: PatternWeights) -> Result<(), String> {
+    LOADED
+        .set(weights)
+        .map_err(|_| "pattern weights were already loaded".to_string())
+}
+
+/// The weights `pattern` uses: those loaded with [`use_weights`], else the built-in ones.
+#[inline]
+pub fn active_weights() -> &'static PatternWeights {
+    LOADED.get().unwrap_or_else(|| &BUILT_IN)
+}
+
+/// The weights `pattern-full` uses.
+pub fn full_weights() -> &'static PatternWeights {
+    &FULL
+}
+
+/// The weights `pattern-wthor` uses.
+pub fn wthor_weights() -> &'static PatternWeights {
+    &WTHOR
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_through_bytes_and_bad_files_are_refused() {
+        let mut weights = PatternWeights::zeros_with(4, Counts::All, Shapes::All);
+        let discs: Vec<f32> = (0..weights.stage_size())
+            .map(|i| (i % 101) as f32 / 10.0 - 5.0)
+            .collect();
+        weights.set_stage(3, &discs);
+        let bytes = weights.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&bytes).as_ref(), Ok(&weights));
+        assert!(PatternWeights::from_bytes(b"nonsense").is_err());
+        assert!(PatternWeights::from_bytes(&bytes[..bytes.len() / 2]).is_err());
+        let mut wrong_stages = bytes.clone();
+        wrong_stages[8] ^= 1;
+        assert!(PatternWeights::from_bytes(&wrong_stages).is_err());
+        let mut garbage = bytes[..20].to_vec();
+        garbage.extend_from_slice(&[0xff; 100]);
+        assert!(PatternWeights::from_bytes(&garbage).is_err());
+    }
+}
