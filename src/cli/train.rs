@@ -92,7 +92,7 @@ pub struct TrainArgs {
     /// wrote, `builtin` (the default: the weights built into the engine) or `wthor`.
     #[arg(long, value_name = "FILE")]
     compare: Option<String>,
-    /// Seed of the shuffles, for weights that repeat.
+    /// Seed of the shuffles of `sgd`, for weights that repeat (`cg` needs none).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
 }
