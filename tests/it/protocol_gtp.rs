@@ -1,11 +1,9 @@
 //! GTP transcripts: exact framing, passes in both styles, illegal and malformed commands, and
 //! whole games whose moves are checked against the rules.
 
-mod common;
-
-use common::rng::Rng;
-use common::server::Server;
-use common::{colour, final_score_reply};
+use crate::common::rng::Rng;
+use crate::common::server::Server;
+use crate::common::{colour, final_score_reply};
 use othello_engine::board::{Color, Move, Position};
 
 #[test]

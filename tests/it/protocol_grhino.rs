@@ -2,10 +2,8 @@
 //! must be legal and the game must end with the score the rules give. gtp-rhino takes only
 //! implied passes, so passes are never sent, as Quarry does.
 
-mod common;
-
-use common::server::Server;
-use common::{colour, final_score_reply, find_gtp_rhino};
+use crate::common::server::Server;
+use crate::common::{colour, final_score_reply, find_gtp_rhino};
 use othello_engine::board::{Color, Move, Position};
 
 /// Plays one game; `engines[0]` is Black. Returns the final position.

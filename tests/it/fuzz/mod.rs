@@ -905,7 +905,7 @@ fn check_search_output(line: &str, position: Option<&Position>, moves: Option<us
 pub fn fuzz_nboard(seed: u64, lines: usize) -> Tally {
     let mut rng = Rng(seed);
     // Without the book: `learn` would search each time, and the book's lines have tests of
-    // their own (tests/book.rs).
+    // their own (tests/it/book.rs).
     let mut s = Server::start(&["nboard", "--level", "1", "--no-book"]);
     let mut tally = Tally::default();
     let mut model = NbModel {

@@ -2,9 +2,7 @@
 //! GNU parallel and merged give the bytes of one run, a cut file resumed gives them too, the
 //! exact labels agree with the solver, and bad input changes no file.
 
-mod common;
-
-use common::{run, shared, stop_with_sigterm};
+use crate::common::{run, shared, stop_with_sigterm};
 use othello_engine::board::{Color, Position};
 use othello_engine::eval::EvaluatorKind;
 use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};

@@ -1,10 +1,9 @@
 //! Pondering: the engine thinks on the opponent's time, never at the cost of a prompt reply,
 //! and a ponder on the reply that comes leaves the search on the engine's turn little to do.
 
-mod common;
-
-use common::colour;
-use common::server::{Server, go_answer};
+use crate::common;
+use crate::common::colour;
+use crate::common::server::{Server, go_answer};
 use othello_engine::board::{Move, Position};
 use othello_engine::search::{Levels, Limits, Searcher};
 use std::time::{Duration, Instant};

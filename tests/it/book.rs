@@ -2,10 +2,8 @@
 //! the built-in book in the NBoard, GTP and `analyse` faces, NBoard's `learn`, and bad input
 //! refused with nothing changed.
 
-mod common;
-
-use common::server::Server;
-use common::{run, stop_with_sigterm};
+use crate::common::server::Server;
+use crate::common::{run, stop_with_sigterm};
 use othello_engine::board::{Move, Position};
 use othello_engine::search::book::{Book, normalize};
 use std::path::{Path, PathBuf};

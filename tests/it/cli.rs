@@ -1,8 +1,6 @@
 //! The command line as a user meets it: exit statuses and messages for good and bad input.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 use std::process::Output;
 
 fn stderr(o: &Output) -> String {
@@ -26,7 +24,7 @@ fn perft_prints_each_depth() {
 
 #[test]
 fn perft_from_a_given_position() {
-    // FFO #1 at depth 2, counted against the mailbox implementation in tests/perft.rs.
+    // FFO #1 at depth 2, counted against the mailbox implementation in tests/it/perft.rs.
     let o = run(&[
         "perft",
         "1",
