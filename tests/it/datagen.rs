@@ -2,24 +2,16 @@
 //! GNU parallel and merged give the bytes of one run, a cut file resumed gives them too, the
 //! exact labels agree with the solver, and bad input changes no file.
 
-use crate::common::{run, shared, stop_with_sigterm};
+use crate::common::{ENGINE, run, shared, stop_with_sigterm, temp_dir};
 use othello_engine::board::{Color, Position};
 use othello_engine::eval::EvaluatorKind;
 use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::search::{Limits, PhaseLevel, Searcher};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Small games, so that the whole file runs in seconds.
 const SMALL: &[&str] = &["--games", "6", "--solve-empties", "12", "--depth", "2"];
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oe-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the scratch folder is created");
-    dir
-}
 
 /// Runs `datagen` with `flags` and `--out out`; asserts success.
 fn datagen(flags: &[&str], out: &Path) -> Output {
@@ -45,7 +37,7 @@ fn position(s: &Sample) -> Position {
 
 #[test]
 fn the_same_flags_give_the_same_bytes_and_another_seed_other_games() {
-    let dir = scratch("repeat");
+    let dir = temp_dir("datagen-repeat");
     let (a, b, c) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("c.bin"));
     datagen(&[SMALL, &["--seed", "5"]].concat(), &a);
     datagen(&[SMALL, &["--seed", "5"]].concat(), &b);
@@ -63,12 +55,12 @@ fn the_same_flags_give_the_same_bytes_and_another_seed_other_games() {
 
 #[test]
 fn shards_run_by_gnu_parallel_merge_into_the_bytes_of_one_run() {
-    let dir = scratch("shards");
+    let dir = temp_dir("datagen-shards");
     let whole = dir.join("whole.bin");
     datagen(SMALL, &whole);
     let parts = dir.join("part{}.bin");
     let status = Command::new("parallel")
-        .arg(env!("CARGO_BIN_EXE_othello-engine"))
+        .arg(ENGINE)
         .arg("datagen")
         .args(SMALL)
         .args(["--shard", "{}/2", "--out"])
@@ -116,7 +108,7 @@ fn shards_run_by_gnu_parallel_merge_into_the_bytes_of_one_run() {
 
 #[test]
 fn a_cut_file_resumed_gives_the_bytes_of_the_uninterrupted_run() {
-    let dir = scratch("resume");
+    let dir = temp_dir("datagen-resume");
     let (whole, cut) = (dir.join("whole.bin"), dir.join("cut.bin"));
     datagen(SMALL, &whole);
     let full = bytes(&whole);
@@ -134,7 +126,7 @@ fn a_cut_file_resumed_gives_the_bytes_of_the_uninterrupted_run() {
 
 #[test]
 fn exact_labels_agree_with_the_solver_and_endings_with_perfect_play() {
-    let dir = scratch("labels");
+    let dir = temp_dir("datagen-labels");
     let out = dir.join("labels.bin");
     datagen(SMALL, &out);
     let samples = read_dataset(&out).unwrap();
@@ -173,7 +165,7 @@ fn wthor_games_are_labelled_by_the_solver() {
         eprintln!("{} missing; skipping", wthor.display());
         return;
     }
-    let dir = scratch("wthor");
+    let dir = temp_dir("datagen-wthor");
     let out = dir.join("wthor.bin");
     let flags = [
         "--wthor",
@@ -232,7 +224,7 @@ fn wthor_positions_before_the_solve_point_are_valued_by_the_search() {
         eprintln!("{} missing; skipping", wthor.display());
         return;
     }
-    let dir = scratch("wthor-search");
+    let dir = temp_dir("datagen-wthor-search");
     let out = dir.join("wthor.bin");
     let flags = [
         "--wthor",
@@ -279,7 +271,7 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn bad_input_gets_one_line_and_exit_status_2_and_changes_no_file() {
-    let dir = scratch("bad");
+    let dir = temp_dir("datagen-bad");
     let good = dir.join("good.bin");
     datagen(SMALL, &good);
     let good_bytes = bytes(&good);
@@ -365,7 +357,7 @@ fn bad_input_gets_one_line_and_exit_status_2_and_changes_no_file() {
 
 #[test]
 fn stats_count_what_the_file_holds() {
-    let dir = scratch("stats");
+    let dir = temp_dir("datagen-stats");
     let out = dir.join("s.bin");
     datagen(SMALL, &out);
     let samples = read_dataset(&out).unwrap();
@@ -385,7 +377,7 @@ fn stats_count_what_the_file_holds() {
 
 #[test]
 fn sigterm_keeps_the_finished_games_and_resume_completes_the_run() {
-    let dir = scratch("signal");
+    let dir = temp_dir("datagen-signal");
     let (whole, stopped) = (dir.join("whole.bin"), dir.join("stopped.bin"));
     // Games slow enough (depth 4, solved from 16 empties) to stop one under way.
     let flags = ["--games", "12", "--solve-empties", "16", "--depth", "4"];
@@ -424,7 +416,7 @@ fn table_lines(path: &Path) -> Vec<String> {
 
 #[test]
 fn mpc_calibrate_stopped_by_sigterm_resumes_to_the_table_of_a_whole_run() {
-    let dir = scratch("mpc");
+    let dir = temp_dir("datagen-mpc");
     let data = dir.join("data.bin");
     datagen(
         &["--games", "8", "--solve-empties", "12", "--depth", "3"],
@@ -494,7 +486,7 @@ fn mpc_calibrate_stopped_by_sigterm_resumes_to_the_table_of_a_whole_run() {
 /// that is no weights file is refused before anything is written.
 #[test]
 fn train_writes_weights_that_compare_reads_back() {
-    let dir = scratch("train");
+    let dir = temp_dir("datagen-train");
     let data = dir.join("data.bin");
     datagen(
         &["--games", "40", "--solve-empties", "10", "--depth", "1"],
