@@ -19,7 +19,7 @@ fn play_game(engines: &mut [Server; 2]) -> Position {
             continue;
         }
         let mover = position.side_to_move();
-        let index = usize::from(mover == Color::White);
+        let index = mover.index();
         let reply = engines[index].gtp(&format!("genmove {}", colour(mover)));
         assert_eq!(reply.len(), 1, "{reply:?}");
         let text = reply[0].strip_prefix("= ").expect("a success reply");
@@ -56,7 +56,7 @@ fn games_against_gtp_rhino() {
         };
         let position = play_game(&mut engines);
         let expected = final_score_reply(&position);
-        let index = usize::from(ours == Color::White);
+        let index = ours.index();
         assert_eq!(engines[index].gtp("final_score"), [expected]);
         for e in engines {
             e.finish();

@@ -242,7 +242,7 @@ fn whole_game_inside_a_short_clock() {
     let mut position = Position::start();
     let mut ping = 1;
     while !position.is_game_over() {
-        let index = usize::from(position.side_to_move() == othello_engine::board::Color::White);
+        let index = position.side_to_move().index();
         s.send(&format!("ping {ping}"));
         s.send("go");
         s.until(|l| l == format!("pong {ping}"));
