@@ -185,6 +185,7 @@ fn search_commands_refuse_bad_input_with_status_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -201,6 +202,7 @@ fn solve_reports_agreement_and_fails_on_a_wrong_answer() {
     assert!(out.contains("g8") && out.contains("0 wrong"), "{out}");
     let o = run(&["solve", &wrong.to_string_lossy()]);
     assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
