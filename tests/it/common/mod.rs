@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests; each test binary includes them with `mod common;`.
+//! Helpers shared by the integration tests, which reach them as `crate::common`.
 //!
 //! * here: the engine binary and the one-shot runner [`run`], [`temp_dir`], the `../shared`
 //!   paths, GTP colours and scores, the gtp-rhino lookup, SIGTERM.
@@ -6,9 +6,6 @@
 //! * `obf`: the OBF files of `../shared/positions/`.
 //! * `reference`: a second, deliberately simple implementation of the rules.
 //! * `rng`: seeded generators.
-
-// Every test binary compiles this module but uses only part of it.
-#![allow(dead_code)]
 
 pub mod obf;
 pub mod reference;
