@@ -4,6 +4,7 @@
 //! * `common`: the helpers every file shares (runs of the binary, the server harness, the
 //!   `../shared` paths, a reference implementation of the rules, seeded generators).
 //! * `fuzz`: the protocol fuzzer and its model of `protocol.md`, which `protocol_fuzz` runs.
+//! * `layers`: the import rule of `src/` (board ← eval ← search ← game ← protocol, arena ← cli).
 //! * every other module is one feature's tests.
 
 mod common;
@@ -15,6 +16,7 @@ mod book;
 mod cli;
 mod datagen;
 mod eval_scale;
+mod layers;
 mod perft;
 mod ponder;
 mod protocol_fuzz;
