@@ -6,8 +6,8 @@
 //! and string literals are not code. A module may import its own layer's module and those
 //! below it; `protocol` and `arena` share a layer and never import each other. `sys` is
 //! support: anything may import it, and it imports nothing of the crate. `lib.rs` (which
-//! declares the modules) and `main.rs` are exempt. Paths through `super::` stay inside a
-//! module and are not followed.
+//! declares the modules) and `main.rs` are exempt. `super::` paths are not read: below the
+//! top file of a module they stay inside it.
 
 use std::path::{Path, PathBuf};
 
