@@ -1,11 +1,9 @@
 //! NBoard transcripts: start-up, ping/pong ordering around running searches, `go` and `hint`
 //! answers checked against the rules, passes, `set game` jumps, CRLF, junk and end of input.
 //! Tests of the search run without the opening book, which answers early positions at once
-//! (its lines are tested in tests/book.rs).
+//! (its lines are tested in tests/it/book.rs).
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 use othello_engine::board::{Move, Position};
 use std::time::Duration;
 
@@ -244,7 +242,7 @@ fn whole_game_inside_a_short_clock() {
     let mut position = Position::start();
     let mut ping = 1;
     while !position.is_game_over() {
-        let index = usize::from(position.side_to_move() == othello_engine::board::Color::White);
+        let index = position.side_to_move().index();
         s.send(&format!("ping {ping}"));
         s.send("go");
         s.until(|l| l == format!("pong {ping}"));

@@ -1,10 +1,8 @@
 //! The bitboard rules against the mailbox implementation over a million positions reached by
 //! seeded random play: legal moves, the flips of every legal move, passes, game ends and scores.
 
-mod common;
-
-use common::reference::MailboxBoard;
-use common::rng::SplitMix;
+use crate::common::reference::MailboxBoard;
+use crate::common::rng::SplitMix;
 use othello_engine::board::{Bits, Move, Position, Square};
 
 #[test]

@@ -1,9 +1,8 @@
-//! The protocol fuzzer (see `tests/fuzz/mod.rs`) on both protocols: a fixed seed and a modest
+//! The protocol fuzzer (see `tests/it/fuzz/mod.rs`) on both protocols: a fixed seed and a modest
 //! number of lines in the normal test run (`OTHELLO_FUZZ_LINES` sets another count), and a
-//! million lines per protocol with `cargo test --release -- --ignored`.
+//! million lines per protocol with `cargo test --release --test it protocol_fuzz:: -- --ignored`.
 
-mod common;
-mod fuzz;
+use crate::fuzz;
 
 const CI_LINES: usize = 4000;
 const LONG_LINES: usize = 1_000_000;

@@ -3,9 +3,8 @@
 //! the wrong colour, passes after the end, ids beyond 64 bits, `quit` during a long search,
 //! `set depth` and the command line's levels, and the name and speed NBoard shows.
 
-mod common;
-
-use common::server::{Server, go_answer};
+use crate::common;
+use crate::common::server::{Server, go_answer};
 use othello_engine::board::{Move, Position};
 use std::time::{Duration, Instant};
 

@@ -2,9 +2,7 @@
 //! nodes as the total README.md states. A change that alters the search changes the total, and
 //! must say so by updating README.md.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 
 /// The total on README.md's one line `Bench signature: <nodes> nodes`.
 fn readme_signature() -> u64 {

@@ -1,9 +1,8 @@
 //! The search against external facts: FFO exact scores and best moves, symmetry, win/draw/loss
 //! agreement, and a plain minimax at small depths for every evaluator.
 
-mod common;
-
-use common::rng::SplitMix;
+use crate::common;
+use crate::common::rng::SplitMix;
 use othello_engine::board::{Bits, Move, Position, Square};
 use othello_engine::eval::{Evaluator, EvaluatorKind};
 use othello_engine::search::{

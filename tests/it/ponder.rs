@@ -1,10 +1,9 @@
 //! Pondering: the engine thinks on the opponent's time, never at the cost of a prompt reply,
 //! and a ponder on the reply that comes leaves the search on the engine's turn little to do.
 
-mod common;
-
-use common::colour;
-use common::server::{Server, go_answer};
+use crate::common;
+use crate::common::colour;
+use crate::common::server::{Server, go_answer};
 use othello_engine::board::{Move, Position};
 use othello_engine::search::{Levels, Limits, Searcher};
 use std::time::{Duration, Instant};
@@ -41,8 +40,7 @@ fn ponders_logged(log: &std::path::Path) -> Vec<u64> {
 /// log shows the ponders ran.
 #[test]
 fn a_pondering_gtp_engine_answers_at_once() {
-    let dir = std::env::temp_dir().join(format!("oe-ponder-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::temp_dir("ponder-gtp");
     for ponder in ["off", "on"] {
         let log = dir.join(format!("gtp-{ponder}.log"));
         let log_arg = log.to_string_lossy().into_owned();
@@ -103,7 +101,8 @@ fn a_pondering_gtp_engine_answers_at_once() {
 /// `ping` and the opponent's `move`; `pong` comes at once, and the next `go` is answered.
 #[test]
 fn a_pondering_nboard_engine_answers_pings_at_once() {
-    let log = std::env::temp_dir().join(format!("oe-ponder-nboard-{}.log", std::process::id()));
+    let dir = common::temp_dir("ponder-nboard");
+    let log = dir.join("nboard.log");
     let log_arg = log.to_string_lossy().into_owned();
     let mut s = Server::start(&[
         "nboard",
@@ -140,7 +139,7 @@ fn a_pondering_nboard_engine_answers_pings_at_once() {
     go_answer(&mut s, &position);
     s.finish();
     let pondered = ponders_logged(&log);
-    let _ = std::fs::remove_file(&log);
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(pondered.len() >= 3, "ponders logged: {pondered:?}");
     assert!(pondered.iter().all(|&n| n > 1000), "{pondered:?}");
 }

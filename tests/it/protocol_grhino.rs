@@ -2,10 +2,8 @@
 //! must be legal and the game must end with the score the rules give. gtp-rhino takes only
 //! implied passes, so passes are never sent, as Quarry does.
 
-mod common;
-
-use common::server::Server;
-use common::{colour, final_score_reply, find_gtp_rhino};
+use crate::common::server::Server;
+use crate::common::{colour, final_score_reply, find_gtp_rhino};
 use othello_engine::board::{Color, Move, Position};
 
 /// Plays one game; `engines[0]` is Black. Returns the final position.
@@ -21,7 +19,7 @@ fn play_game(engines: &mut [Server; 2]) -> Position {
             continue;
         }
         let mover = position.side_to_move();
-        let index = usize::from(mover == Color::White);
+        let index = mover.index();
         let reply = engines[index].gtp(&format!("genmove {}", colour(mover)));
         assert_eq!(reply.len(), 1, "{reply:?}");
         let text = reply[0].strip_prefix("= ").expect("a success reply");
@@ -58,7 +56,7 @@ fn games_against_gtp_rhino() {
         };
         let position = play_game(&mut engines);
         let expected = final_score_reply(&position);
-        let index = usize::from(ours == Color::White);
+        let index = ours.index();
         assert_eq!(engines[index].gtp("final_score"), [expected]);
         for e in engines {
             e.finish();

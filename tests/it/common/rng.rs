@@ -24,11 +24,6 @@ impl Rng {
     pub fn one_in(&mut self, n: usize) -> bool {
         self.below(n) == 0
     }
-
-    /// One of `items`.
-    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
-        items[self.below(items.len())]
-    }
 }
 
 /// SplitMix64 (the rules differential and search tests).

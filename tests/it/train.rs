@@ -1,8 +1,7 @@
 //! The WTHOR reader against the facts its README states about the shared game files, and the
 //! built-in pattern weights against exact endgame scores.
 
-mod common;
-
+use crate::common;
 use othello_engine::eval::{Evaluator, Pattern};
 use othello_engine::game::wthor::{parse_wthor, replay};
 

@@ -1,8 +1,6 @@
 //! The command line as a user meets it: exit statuses and messages for good and bad input.
 
-mod common;
-
-use common::run;
+use crate::common::{ENGINE, run, temp_dir};
 use std::process::Output;
 
 fn stderr(o: &Output) -> String {
@@ -26,7 +24,7 @@ fn perft_prints_each_depth() {
 
 #[test]
 fn perft_from_a_given_position() {
-    // FFO #1 at depth 2, counted against the mailbox implementation in tests/perft.rs.
+    // FFO #1 at depth 2, counted against the mailbox implementation in tests/it/perft.rs.
     let o = run(&[
         "perft",
         "1",
@@ -109,8 +107,7 @@ fn bad_input_gets_one_line_and_status_2() {
 
 #[test]
 fn search_commands_refuse_bad_input_with_status_2() {
-    let dir = std::env::temp_dir().join(format!("oe-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp_dir("cli-refusals");
     let bad_obf = dir.join("bad.obf");
     std::fs::write(
         &bad_obf,
@@ -188,12 +185,12 @@ fn search_commands_refuse_bad_input_with_status_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn solve_reports_agreement_and_fails_on_a_wrong_answer() {
-    let dir = std::env::temp_dir().join(format!("oe-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp_dir("cli-solve");
     let right = dir.join("right.obf");
     let wrong = dir.join("wrong.obf");
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
@@ -205,6 +202,7 @@ fn solve_reports_agreement_and_fails_on_a_wrong_answer() {
     assert!(out.contains("g8") && out.contains("0 wrong"), "{out}");
     let o = run(&["solve", &wrong.to_string_lossy()]);
     assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -264,7 +262,7 @@ fn a_closed_output_ends_a_report_quietly() {
     // first write fails; the process must end by SIGPIPE like other tools, not panic.
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+    let mut child = Command::new(ENGINE)
         .args(["book", "show"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -290,9 +288,7 @@ fn openings_build_keeps_balanced_lines_and_resumes_to_the_same_file() {
     use othello_engine::eval::EvaluatorKind;
     use othello_engine::game::openings::parse_openings;
     use othello_engine::search::{Limits, PhaseLevel, Searcher, Selectivity};
-    let dir = std::env::temp_dir().join(format!("oe-openings-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("cli-openings");
     let whole = dir.join("whole.txt");
     let parts = dir.join("parts.txt");
     let flags = ["openings", "build", "--depth", "4", "--seed", "9"];

@@ -1,14 +1,13 @@
 //! Perft against published counts (tests/data/perft.txt) and against the simple mailbox
 //! implementation on positions from the FFO suite and midgame10.
 
-mod common;
-
-use common::reference::MailboxBoard;
+use crate::common;
+use crate::common::reference::MailboxBoard;
 use othello_engine::board::{Position, perft, perft_divide};
 
 #[test]
 fn published_counts_from_the_data_file() {
-    let text = include_str!("data/perft.txt");
+    let text = include_str!("../data/perft.txt");
     let mut position = None;
     let mut checked = 0;
     for line in text.lines().map(str::trim) {

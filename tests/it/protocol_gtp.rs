@@ -1,12 +1,10 @@
 //! GTP transcripts: exact framing, passes in both styles, illegal and malformed commands, and
 //! whole games whose moves are checked against the rules.
 
-mod common;
-
-use common::rng::Rng;
-use common::server::Server;
-use common::{colour, final_score_reply};
-use othello_engine::board::{Color, Move, Position};
+use crate::common::rng::Rng;
+use crate::common::server::Server;
+use crate::common::{colour, final_score_reply};
+use othello_engine::board::{Move, Position};
 
 #[test]
 fn fixed_transcript_is_exact() {
@@ -245,7 +243,7 @@ fn whole_game_inside_a_short_clock() {
             continue;
         }
         let mover = position.side_to_move();
-        let index = usize::from(mover == Color::White);
+        let index = mover.index();
         assert_eq!(
             s.gtp(&format!(
                 "time_left {} {:.0} 0",

@@ -21,7 +21,7 @@ pub struct Server {
 impl Server {
     /// Starts `othello-engine <args>`.
     pub fn start(args: &[&str]) -> Server {
-        Server::start_program(env!("CARGO_BIN_EXE_othello-engine"), args)
+        Server::start_program(super::ENGINE, args)
     }
 
     /// Starts any program speaking a line protocol (a peer engine).

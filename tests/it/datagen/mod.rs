@@ -1,27 +1,22 @@
 //! `othello-engine datagen` run as a program: the same flags give the same bytes, shards run by
 //! GNU parallel and merged give the bytes of one run, a cut file resumed gives them too, the
 //! exact labels agree with the solver, and bad input changes no file.
+//!
+//! * `wthor`: WTHOR games as the source of positions.
+//! * `consumers`: `mpc calibrate` and `train` on datagen's files.
 
-mod common;
+mod consumers;
+mod wthor;
 
-use common::{run, shared, stop_with_sigterm};
+use crate::common::{ENGINE, run, stop_with_sigterm, temp_dir};
 use othello_engine::board::{Color, Position};
-use othello_engine::eval::EvaluatorKind;
-use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
-use othello_engine::search::{Limits, PhaseLevel, Searcher};
-use std::path::{Path, PathBuf};
+use othello_engine::eval::dataset::{FLAG_WTHOR, Sample, read_dataset};
+use othello_engine::search::Searcher;
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Small games, so that the whole file runs in seconds.
 const SMALL: &[&str] = &["--games", "6", "--solve-empties", "12", "--depth", "2"];
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oe-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the scratch folder is created");
-    dir
-}
 
 /// Runs `datagen` with `flags` and `--out out`; asserts success.
 fn datagen(flags: &[&str], out: &Path) -> Output {
@@ -47,7 +42,7 @@ fn position(s: &Sample) -> Position {
 
 #[test]
 fn the_same_flags_give_the_same_bytes_and_another_seed_other_games() {
-    let dir = scratch("repeat");
+    let dir = temp_dir("datagen-repeat");
     let (a, b, c) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("c.bin"));
     datagen(&[SMALL, &["--seed", "5"]].concat(), &a);
     datagen(&[SMALL, &["--seed", "5"]].concat(), &b);
@@ -65,12 +60,12 @@ fn the_same_flags_give_the_same_bytes_and_another_seed_other_games() {
 
 #[test]
 fn shards_run_by_gnu_parallel_merge_into_the_bytes_of_one_run() {
-    let dir = scratch("shards");
+    let dir = temp_dir("datagen-shards");
     let whole = dir.join("whole.bin");
     datagen(SMALL, &whole);
     let parts = dir.join("part{}.bin");
     let status = Command::new("parallel")
-        .arg(env!("CARGO_BIN_EXE_othello-engine"))
+        .arg(ENGINE)
         .arg("datagen")
         .args(SMALL)
         .args(["--shard", "{}/2", "--out"])
@@ -118,7 +113,7 @@ fn shards_run_by_gnu_parallel_merge_into_the_bytes_of_one_run() {
 
 #[test]
 fn a_cut_file_resumed_gives_the_bytes_of_the_uninterrupted_run() {
-    let dir = scratch("resume");
+    let dir = temp_dir("datagen-resume");
     let (whole, cut) = (dir.join("whole.bin"), dir.join("cut.bin"));
     datagen(SMALL, &whole);
     let full = bytes(&whole);
@@ -136,7 +131,7 @@ fn a_cut_file_resumed_gives_the_bytes_of_the_uninterrupted_run() {
 
 #[test]
 fn exact_labels_agree_with_the_solver_and_endings_with_perfect_play() {
-    let dir = scratch("labels");
+    let dir = temp_dir("datagen-labels");
     let out = dir.join("labels.bin");
     datagen(SMALL, &out);
     let samples = read_dataset(&out).unwrap();
@@ -167,109 +162,6 @@ fn exact_labels_agree_with_the_solver_and_endings_with_perfect_play() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// With `--depth 0` the positions before the solve point keep the game's ending as their value.
-#[test]
-fn wthor_games_are_labelled_by_the_solver() {
-    let wthor = shared("data/wthor");
-    if !wthor.is_dir() {
-        eprintln!("{} missing; skipping", wthor.display());
-        return;
-    }
-    let dir = scratch("wthor");
-    let out = dir.join("wthor.bin");
-    let flags = [
-        "--wthor",
-        wthor.to_str().unwrap(),
-        "--games",
-        "4",
-        "--solve-empties",
-        "10",
-        "--depth",
-        "0",
-    ];
-    datagen(&flags, &out);
-    let samples = read_dataset(&out).unwrap();
-    assert!(!samples.is_empty());
-    let mut searcher = Searcher::new(16, None);
-    for game in 0..4 {
-        let of_game: Vec<&Sample> = samples.iter().filter(|s| s.game == game).collect();
-        // One ending for the whole game, seen from each side to move. Black moves when the
-        // disc count is even until someone passes, which expert games never do this early.
-        let black_endings: Vec<i8> = of_game
-            .iter()
-            .take(20)
-            .map(|s| {
-                let black_moves = (s.player | s.opponent).count_ones() % 2 == 0;
-                if black_moves { s.ending } else { -s.ending }
-            })
-            .collect();
-        assert!(!of_game.is_empty(), "game {game}");
-        let first_exact = of_game.iter().find(|s| s.is_exact()).unwrap();
-        assert_eq!(first_exact.ending, first_exact.value);
-        for s in &of_game {
-            assert_eq!(s.flags & FLAG_WTHOR, FLAG_WTHOR);
-            assert_eq!(s.flags & FLAG_EXACT != 0, s.empties <= 10);
-            if !s.is_exact() {
-                assert_eq!(s.value, s.ending);
-            }
-        }
-        for s in of_game.iter().filter(|s| s.is_exact()).take(3) {
-            let (exact, _) = searcher.solve_window(&position(s), -65, 65);
-            assert_eq!(i32::from(s.value), exact, "{s:?}");
-        }
-        assert!(
-            black_endings.iter().all(|&e| e == black_endings[0]),
-            "game {game}: {black_endings:?}"
-        );
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// With a depth, the positions of a WTHOR game before the solve point are valued by our
-/// search at that depth (one ply: the best child's evaluation, which no table entry changes).
-#[test]
-fn wthor_positions_before_the_solve_point_are_valued_by_the_search() {
-    let wthor = shared("data/wthor");
-    if !wthor.is_dir() {
-        eprintln!("{} missing; skipping", wthor.display());
-        return;
-    }
-    let dir = scratch("wthor-search");
-    let out = dir.join("wthor.bin");
-    let flags = [
-        "--wthor",
-        wthor.to_str().unwrap(),
-        "--games",
-        "3",
-        "--solve-empties",
-        "8",
-        "--depth",
-        "1",
-    ];
-    datagen(&flags, &out);
-    let samples = read_dataset(&out).unwrap();
-    let searched: Vec<&Sample> = samples.iter().filter(|s| !s.is_exact()).collect();
-    assert!(
-        searched.len() > 100,
-        "{} searched positions",
-        searched.len()
-    );
-    let level = PhaseLevel {
-        depth: 1,
-        eval: EvaluatorKind::Pattern,
-    };
-    let mut differ_from_ending = 0;
-    for s in searched {
-        let mut searcher = Searcher::new(16, None);
-        let report = searcher.search(&position(s), level, &Limits::none(), &mut |_| {});
-        let value = report.value.discs().round().clamp(-64.0, 64.0) as i8;
-        assert_eq!(s.value, value, "{s:?}");
-        differ_from_ending += usize::from(s.value != s.ending);
-    }
-    assert!(differ_from_ending > 0);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 /// Runs `datagen args` expecting exit status 2 and one line on stderr; returns the line.
 fn refused(args: &[&str]) -> String {
     let o = run(args);
@@ -281,7 +173,7 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn bad_input_gets_one_line_and_exit_status_2_and_changes_no_file() {
-    let dir = scratch("bad");
+    let dir = temp_dir("datagen-bad");
     let good = dir.join("good.bin");
     datagen(SMALL, &good);
     let good_bytes = bytes(&good);
@@ -367,7 +259,7 @@ fn bad_input_gets_one_line_and_exit_status_2_and_changes_no_file() {
 
 #[test]
 fn stats_count_what_the_file_holds() {
-    let dir = scratch("stats");
+    let dir = temp_dir("datagen-stats");
     let out = dir.join("s.bin");
     datagen(SMALL, &out);
     let samples = read_dataset(&out).unwrap();
@@ -387,7 +279,7 @@ fn stats_count_what_the_file_holds() {
 
 #[test]
 fn sigterm_keeps_the_finished_games_and_resume_completes_the_run() {
-    let dir = scratch("signal");
+    let dir = temp_dir("datagen-signal");
     let (whole, stopped) = (dir.join("whole.bin"), dir.join("stopped.bin"));
     // Games slow enough (depth 4, solved from 16 empties) to stop one under way.
     let flags = ["--games", "12", "--solve-empties", "16", "--depth", "4"];
@@ -411,144 +303,5 @@ fn sigterm_keeps_the_finished_games_and_resume_completes_the_run() {
     }
     datagen(&[&flags[..], &["--resume"]].concat(), &stopped);
     assert_eq!(bytes(&stopped), full);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The table lines of an `mpc calibrate` output file (its header's comments hold the time).
-fn table_lines(path: &Path) -> Vec<String> {
-    String::from_utf8(bytes(path))
-        .expect("the table is text")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(str::to_string)
-        .collect()
-}
-
-#[test]
-fn mpc_calibrate_stopped_by_sigterm_resumes_to_the_table_of_a_whole_run() {
-    let dir = scratch("mpc");
-    let data = dir.join("data.bin");
-    datagen(
-        &["--games", "8", "--solve-empties", "12", "--depth", "3"],
-        &data,
-    );
-    let (whole, stopped) = (dir.join("whole.txt"), dir.join("stopped.txt"));
-    let calibrate = |out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "mpc",
-            "calibrate",
-            data.to_str().unwrap(),
-            "--positions",
-            "150",
-            "--max-depth",
-            "8",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        run(&args)
-    };
-    let o = calibrate(&whole, &[]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let progress = dir.join("stopped.txt.progress");
-    let (data_path, out) = (data.to_str().unwrap(), stopped.to_str().unwrap());
-    let args = [
-        "mpc",
-        "calibrate",
-        data_path,
-        "--positions",
-        "150",
-        "--max-depth",
-        "8",
-    ];
-    // Stopped once a few positions are searched.
-    let status = stop_with_sigterm(&[&args[..], &["--out", out]].concat(), || {
-        std::fs::read_to_string(&progress).map_or(0, |t| t.lines().count()) >= 4 || stopped.exists()
-    });
-    if status.code() == Some(143) {
-        assert!(!stopped.exists(), "no table from a stopped run");
-        // Without --resume the stopped run's progress is not overwritten.
-        let before = bytes(&progress);
-        let o = calibrate(&stopped, &[]);
-        assert_eq!(o.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
-        assert_eq!(bytes(&progress), before);
-        let o = calibrate(&stopped, &["--resume"]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert!(
-            String::from_utf8_lossy(&o.stderr).contains("already searched"),
-            "the resumed run reads the progress"
-        );
-    } else {
-        // The run finished before the signal came.
-        assert_eq!(status.code(), Some(0));
-    }
-    assert!(
-        !progress.exists(),
-        "a finished run removes its progress file"
-    );
-    assert_eq!(table_lines(&stopped), table_lines(&whole));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `train` on a small run's data writes weights that `--weights` and `--compare` read back,
-/// and measures them beside other weights on the same held-out positions; a `--compare` file
-/// that is no weights file is refused before anything is written.
-#[test]
-fn train_writes_weights_that_compare_reads_back() {
-    let dir = scratch("train");
-    let data = dir.join("data.bin");
-    datagen(
-        &["--games", "40", "--solve-empties", "10", "--depth", "1"],
-        &data,
-    );
-    let weights = dir.join("w.bin");
-    let train = |out: &Path, more: &[&str]| {
-        let mut a = vec![
-            "train",
-            data.to_str().unwrap(),
-            "--epochs",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        a.extend_from_slice(more);
-        run(&a)
-    };
-    let o = train(&weights, &[]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let report = String::from_utf8_lossy(&o.stdout);
-    assert!(report.contains("compare-mae"), "{report}");
-    assert!(report.contains("(built-in "), "{report}");
-    // Compared with themselves, the new weights' two columns agree on every stage.
-    let again = dir.join("w2.bin");
-    let o = train(&again, &["--compare", weights.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(bytes(&weights), bytes(&again), "training is seeded");
-    let report = String::from_utf8_lossy(&o.stdout);
-    let mut stages = 0;
-    for row in report.lines() {
-        let cells: Vec<&str> = row.split_whitespace().collect();
-        // stage, empties, positions, iterations, train-mae, held-out, held-out-mae, compare-mae
-        if cells.len() == 8 && cells[0].parse::<u32>().is_ok() && cells[5] != "0" {
-            assert_eq!(cells[6], cells[7], "{row}");
-            stages += 1;
-        }
-    }
-    assert!(stages > 5, "{report}");
-    // The gradient-descent solver still trains, to weights of its own.
-    let sgd = dir.join("w-sgd.bin");
-    let o = train(&sgd, &["--method", "sgd"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_ne!(
-        bytes(&weights),
-        bytes(&sgd),
-        "--method sgd is another solver"
-    );
-    let refused = dir.join("w3.bin");
-    let o = train(&refused, &["--compare", data.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
-    assert!(!refused.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,14 +1,11 @@
-//! Helpers shared by the integration tests; each test binary includes them with `mod common;`.
+//! Helpers shared by the integration tests, which reach them as `crate::common`.
 //!
-//! * here: the one-shot binary runner [`run`], the `../shared` paths, GTP colours and scores,
-//!   the gtp-rhino lookup.
+//! * here: the engine binary and the one-shot runner [`run`], [`temp_dir`], the `../shared`
+//!   paths, GTP colours and scores, the gtp-rhino lookup, SIGTERM.
 //! * `server`: the process harness that drives a line-protocol program (ours or a peer).
 //! * `obf`: the OBF files of `../shared/positions/`.
 //! * `reference`: a second, deliberately simple implementation of the rules.
 //! * `rng`: seeded generators.
-
-// Every test binary compiles this module but uses only part of it.
-#![allow(dead_code)]
 
 pub mod obf;
 pub mod reference;
@@ -18,13 +15,35 @@ pub mod server;
 use othello_engine::board::{Color, Position};
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::{Mutex, PoisonError};
+
+/// The engine binary cargo built for the tests.
+pub const ENGINE: &str = env!("CARGO_BIN_EXE_othello-engine");
 
 /// Runs `othello-engine <args>` to the end, with its output.
 pub fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+    Command::new(ENGINE)
         .args(args)
         .output()
         .expect("the binary starts")
+}
+
+/// A fresh, empty folder for one test, `<temp>/othello-engine-<pid>-<name>` (what an earlier
+/// run left there is removed). All tests share one process, so a name is taken once: by
+/// custom `<module>-<what>`, and a second `temp_dir` of the same name panics.
+pub fn temp_dir(name: &str) -> PathBuf {
+    static TAKEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut taken = TAKEN.lock().unwrap_or_else(PoisonError::into_inner);
+    assert!(
+        !taken.iter().any(|n| n == name),
+        "temp_dir({name:?}) is already another test's"
+    );
+    taken.push(name.to_string());
+    let dir = std::env::temp_dir().join(format!("othello-engine-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
 }
 
 /// `../shared/<relative>` beside the crate: the positions, WTHOR games and research the tests
@@ -91,7 +110,7 @@ pub fn moves_named(lines: &[String]) -> Vec<String> {
 /// Runs the engine with `args`, sends it SIGTERM once `started` holds, and returns how it
 /// ended.
 pub fn stop_with_sigterm(args: &[&str], started: impl Fn() -> bool) -> std::process::ExitStatus {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello-engine"))
+    let mut child = Command::new(ENGINE)
         .args(args)
         .stderr(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
@@ -105,10 +124,15 @@ pub fn stop_with_sigterm(args: &[&str], started: impl Fn() -> bool) -> std::proc
         );
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    let kill = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+    sigterm(child.id());
+    child.wait().expect("the run ends")
+}
+
+/// Sends SIGTERM to process `pid`.
+pub fn sigterm(pid: u32) {
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
         .status()
         .expect("kill runs");
-    assert!(kill.success());
-    child.wait().expect("the run ends")
+    assert!(status.success(), "kill -TERM {pid}");
 }

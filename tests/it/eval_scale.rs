@@ -2,8 +2,7 @@
 //! disc differences of late positions from expert games, the best scale is close to one disc
 //! per disc. Protocols report these values to GUIs, which show them as discs.
 
-mod common;
-
+use crate::common;
 use othello_engine::board::{Move, Position};
 use othello_engine::eval::{EvaluatorKind, evaluate_in_discs};
 use othello_engine::game::wthor::parse_wthor;

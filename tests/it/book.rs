@@ -2,21 +2,11 @@
 //! the built-in book in the NBoard, GTP and `analyse` faces, NBoard's `learn`, and bad input
 //! refused with nothing changed.
 
-mod common;
-
-use common::server::Server;
-use common::{run, stop_with_sigterm};
+use crate::common::server::Server;
+use crate::common::{run, stop_with_sigterm, temp_dir};
 use othello_engine::board::{Move, Position};
 use othello_engine::search::book::{Book, normalize};
-use std::path::{Path, PathBuf};
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oe-book-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the scratch folder is created");
-    dir
-}
+use std::path::Path;
 
 fn text(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
@@ -67,7 +57,7 @@ fn small_book(path: &Path, positions: usize, extra: &[&str]) {
 
 #[test]
 fn build_extend_and_merge_shards() {
-    let dir = scratch("grow");
+    let dir = temp_dir("book-grow");
     let whole = dir.join("whole.bin");
     small_book(&whole, 12, &[]);
     let book = read(&whole);
@@ -118,7 +108,7 @@ fn build_extend_and_merge_shards() {
 
 #[test]
 fn a_stopped_build_resumes() {
-    let dir = scratch("resume");
+    let dir = temp_dir("book-resume");
     let out = dir.join("book.bin");
     let args = [
         "book",
@@ -193,7 +183,7 @@ fn show_prints_the_book_moves_of_a_line() {
 
 #[test]
 fn bad_input_is_refused_and_changes_nothing() {
-    let dir = scratch("bad");
+    let dir = temp_dir("book-bad");
     let junk = dir.join("junk.bin");
     std::fs::write(&junk, b"OEBOOK01\x05\x00\x00\x00not deflate").unwrap();
     refused(&["analyse", "--book", text(&junk)], "junk.bin");
@@ -285,7 +275,7 @@ fn the_faces_play_and_show_book_moves() {
 
 #[test]
 fn learn_adds_the_game_to_the_book_file() {
-    let dir = scratch("learn");
+    let dir = temp_dir("book-learn");
     let path = dir.join("book.bin");
     small_book(&path, 3, &[]);
     let before = read(&path);
@@ -328,7 +318,7 @@ fn learn_adds_the_game_to_the_book_file() {
 
 #[test]
 fn book_learn_adds_the_games_of_a_ggf_file_and_refuses_bad_ones() {
-    let dir = scratch("learn-ggf");
+    let dir = temp_dir("book-learn-ggf");
     let path = dir.join("book.bin");
     small_book(&path, 3, &[]);
     let before = read(&path);

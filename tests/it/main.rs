@@ -1,0 +1,29 @@
+//! The integration tests, one binary (as ripgrep's `tests/tests.rs`): `cargo test --release
+//! --test it` runs them all, `cargo test --release --test it book::` one file's.
+//!
+//! * `common`: the helpers every file shares (runs of the binary, the server harness, the
+//!   `../shared` paths, a reference implementation of the rules, seeded generators).
+//! * `fuzz`: the protocol fuzzer and its model of `protocol.md`, which `protocol_fuzz` runs.
+//! * `layers`: the import rule of `src/` (board ← eval ← search ← game ← protocol, arena ← cli).
+//! * every other module is one feature's tests.
+
+mod common;
+mod fuzz;
+
+mod arena;
+mod bench;
+mod book;
+mod cli;
+mod datagen;
+mod eval_scale;
+mod layers;
+mod perft;
+mod ponder;
+mod protocol_fuzz;
+mod protocol_grhino;
+mod protocol_gtp;
+mod protocol_hardening;
+mod protocol_nboard;
+mod rules_differential;
+mod search;
+mod train;
