@@ -11,8 +11,8 @@
 //! - [`records`]: games in GGF; [`outcome`]: a refereed game and how it ended (forfeit kinds).
 //! - [`client`]: the engine processes, GTP and NBoard; [`spec`]: one `--engine`.
 //! - [`results`]: results files (the model, CSV, JSON); [`stats`]: Elo, LOS, SPRT;
-//!   [`files`]: atomic writes; [`signals`]: SIGINT and SIGTERM; [`options`]: the hand-written
-//!   argument reader the match command line uses.
+//!   [`files`]: atomic writes; [`signals`]: SIGINT and SIGTERM; [`options`]: the
+//!   command-line error type and whole-number reader (still shared with `cli`).
 
 pub mod client;
 pub mod config;
