@@ -11,12 +11,13 @@
 //! - [`records`]: games in GGF; [`outcome`]: a refereed game and how it ended (forfeit kinds).
 //! - [`client`]: the engine processes, GTP and NBoard; [`spec`]: one `--engine`.
 //! - [`results`]: results files (the model, CSV, JSON); [`stats`]: Elo, LOS, SPRT;
-//!   [`files`]: atomic writes; [`signals`]: SIGINT and SIGTERM; [`options`]: the
-//!   command-line error type and whole-number reader (still shared with `cli`).
+//!   [`options`]: the command-line error type and whole-number reader (still shared with
+//!   `cli`).
+//!
+//! Signals, atomic files and the like come from `crate::sys`.
 
 pub mod client;
 pub mod config;
-pub mod files;
 pub mod merge;
 mod opening_flags;
 pub mod options;
@@ -28,7 +29,6 @@ pub mod referee;
 pub mod results;
 pub mod runner;
 pub mod schedule;
-pub mod signals;
 pub mod spec;
 pub mod stats;
 pub mod summary;

@@ -3,12 +3,12 @@
 //! lacks; a resumed match keeps only the records of the games it resumes.
 
 use super::config::MatchConfig;
-use super::files::write_atomically;
 use super::outcome::Played;
 use super::records::{ggf_game_number, write_ggf};
 use super::results::{GameRow, Results, write_results};
 use crate::arena::options::CliError;
 use crate::board::Color;
+use crate::sys::files::write_atomically;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;

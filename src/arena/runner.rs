@@ -6,18 +6,18 @@
 
 use super::client::{GtpEngine, NBoardEngine};
 use super::config::{MatchConfig, distinct_names};
-use super::files::check_writable;
 use super::progress::{Display, Progress, game_line};
 use super::recorder::Recorder;
 use super::referee::SETUP_TIMEOUT;
 use super::results::{GameRow, Results};
 use super::schedule::{Job, in_shard, read_previous, resumed_games, schedule};
-use super::signals;
 use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::{PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use super::summary::summary;
 use super::worker::{Event, Workers};
 use crate::arena::options::CliError;
+use crate::sys::files::check_writable;
+use crate::sys::signals::{self, exit_after};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::Path;
@@ -98,12 +98,6 @@ fn init_logging() {
         .try_init();
 }
 
-/// Ends the process after a signal, with the shell's status for it (128 + the signal).
-fn exit_after(signal: i32) -> ! {
-    let _ = std::io::stdout().flush();
-    std::process::exit(128 + signal)
-}
-
 /// The score of every pairing so far and the SPRT's verdict, if one runs.
 struct Tally {
     scores: Vec<PairingScore>,
@@ -168,7 +162,7 @@ pub fn run_match(mut config: MatchConfig) -> Result<(), CliError> {
         _ => None,
     };
     init_logging();
-    if let Err(e) = signals::install() {
+    if let Err(e) = signals::catch() {
         eprintln!("match: note: cannot catch SIGINT and SIGTERM ({e})");
     }
     let probed = probe(&mut config.engines);

@@ -6,7 +6,7 @@ use super::config::MatchConfig;
 use super::outcome::Played;
 use super::referee::play_game;
 use super::schedule::Job;
-use super::signals;
+use crate::sys::signals;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};

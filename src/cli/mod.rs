@@ -6,11 +6,9 @@ mod args;
 mod bench;
 mod book;
 mod datagen;
-mod interrupt;
 mod mpc;
 mod openings;
 mod perft;
-mod progress;
 mod serve;
 mod solve;
 mod train;
@@ -18,6 +16,8 @@ mod train;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// An Othello engine: serves NBoard and GTP on stdin/stdout (with no command, the first input
 /// line picks the protocol), and tools for people who test engines.
@@ -125,7 +125,7 @@ pub fn main() -> ExitCode {
                 | Command::Book(_)
         )
     ) {
-        interrupt::end_quietly_on_closed_output();
+        crate::sys::signals::end_quietly_on_closed_output();
     }
     let result = match cli.command {
         None => serve::run(None, cli.serve),
@@ -155,6 +155,12 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e.0),
     }
+}
+
+/// The stop flag of a long job, raised by SIGINT or SIGTERM (a second one ends the process;
+/// see `sys::signals`).
+fn catch_signals() -> Result<Arc<AtomicBool>, args::CliError> {
+    crate::sys::signals::catch().map_err(|e| args::error(format!("cannot catch signals: {e}")))
 }
 
 fn fail(message: &str) -> ExitCode {
