@@ -4,11 +4,11 @@
 //!
 //! Files, each importing only files below it in this list (no circle):
 //! - [`runner`]: the match command from start to summary; [`merge`]: `match merge`.
-//! - [`worker`]: the worker pool; [`recorder`]: the files kept up to date after every game;
+//! - [`pool`]: the worker pool (threads that play the games); [`recorder`]: the files kept up to date after every game;
 //!   [`schedule`]: the games in order, shards, what `--resume` may take from a results file.
 //! - [`referee`]: one game refereed; [`progress`]: game lines and the status line;
 //!   [`summary`]: the closing summary; [`config`]: the match's command line.
-//! - [`records`]: games in GGF; [`outcome`]: a refereed game and how it ended (forfeit kinds).
+//! - [`ggf`]: games in GGF (records and NBoard's `set game`); [`outcome`]: a refereed game and how it ended (forfeit kinds).
 //! - [`client`]: the engine processes, GTP and NBoard; [`spec`]: one `--engine`.
 //! - [`results`]: results files (the model, CSV, JSON); [`stats`]: Elo, LOS, SPRT;
 //!   [`options`]: the command-line error type and whole-number reader (still shared with
@@ -18,13 +18,14 @@
 
 pub mod client;
 pub mod config;
+pub mod ggf;
 pub mod merge;
 mod opening_flags;
 pub mod options;
 pub mod outcome;
+pub mod pool;
 pub mod progress;
 pub mod recorder;
-pub mod records;
 pub mod referee;
 pub mod results;
 pub mod runner;
@@ -32,7 +33,6 @@ pub mod schedule;
 pub mod spec;
 pub mod stats;
 pub mod summary;
-pub mod worker;
 
 pub use config::{MatchArgs, MatchConfig};
 pub use merge::run_merge;

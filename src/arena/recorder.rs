@@ -3,8 +3,8 @@
 //! lacks; a resumed match keeps only the records of the games it resumes.
 
 use super::config::MatchConfig;
+use super::ggf::{ggf_game_number, write_ggf};
 use super::outcome::Played;
-use super::records::{ggf_game_number, write_ggf};
 use super::results::{GameRow, Results, write_results};
 use crate::arena::options::CliError;
 use crate::board::Color;

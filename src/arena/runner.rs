@@ -6,6 +6,7 @@
 
 use super::client::{GtpEngine, NBoardEngine};
 use super::config::{MatchConfig, distinct_names};
+use super::pool::{Event, Pool};
 use super::progress::{Display, Progress, game_line};
 use super::recorder::Recorder;
 use super::referee::SETUP_TIMEOUT;
@@ -14,7 +15,6 @@ use super::schedule::{Job, in_shard, read_previous, resumed_games, schedule};
 use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::{PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use super::summary::summary;
-use super::worker::{Event, Workers};
 use crate::arena::options::CliError;
 use crate::sys::files::check_writable;
 use crate::sys::signals::{self, exit_after};
@@ -262,13 +262,13 @@ impl Run {
                 jobs.len()
             ));
         }
-        let workers = Workers::start(
+        let pool = Pool::start(
             config.concurrency.min(jobs.len().max(1)),
             jobs,
             config.clone(),
         );
-        let interrupted = self.watch(&workers, shard_games);
-        workers.join();
+        let interrupted = self.watch(&pool, shard_games);
+        pool.join();
         // The workers may all have stopped on the signal before the loop looked.
         let interrupted = interrupted.or_else(signals::caught);
         let summary = summary(&self.recorder.results, self.tally.sprt());
@@ -294,10 +294,10 @@ impl Run {
     /// Follows the workers' events until the last worker ends: records and shows each game,
     /// keeps the status line, and stops the workers when the SPRT decides or a signal comes
     /// (whose number it returns). `shard_games` is the games this shard plays in all.
-    fn watch(&mut self, workers: &Workers, shard_games: usize) -> Option<i32> {
+    fn watch(&mut self, pool: &Pool, shard_games: usize) -> Option<i32> {
         let mut interrupted = None;
         loop {
-            let event = match workers.events.recv_timeout(SIGNAL_POLL) {
+            let event = match pool.events.recv_timeout(SIGNAL_POLL) {
                 Ok(event) => Some(event),
                 Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => break,
@@ -306,7 +306,7 @@ impl Run {
                 && let Some(signal) = signals::caught()
             {
                 interrupted = Some(signal);
-                workers.stop();
+                pool.stop();
             }
             match event {
                 None => continue,
@@ -321,7 +321,7 @@ impl Run {
                         .add(played.black, played.white, played.game.black_margin, pair);
                     if self.tally.decided() {
                         // Games already under way still finish and count.
-                        workers.stop();
+                        pool.stop();
                     }
                 }
             }
