@@ -6,6 +6,7 @@
 
 use super::client::{GtpEngine, NBoardEngine};
 use super::config::{MatchConfig, distinct_names};
+use super::error::{MatchError, MatchFile};
 use super::pool::{Event, Pool};
 use super::progress::{Display, Progress, game_line};
 use super::recorder::Recorder;
@@ -15,7 +16,6 @@ use super::schedule::{Job, in_shard, read_previous, resumed_games, schedule};
 use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::{PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use super::summary::summary;
-use crate::arena::options::CliError;
 use crate::sys::files::check_writable;
 use crate::sys::signals::{self, exit_after};
 use std::collections::{HashSet, VecDeque};
@@ -31,14 +31,12 @@ const SIGNAL_POLL: Duration = Duration::from_millis(100);
 /// Checks that every engine starts and answers its protocol (GTP `protocol_version`, NBoard
 /// `ping`) before any game is played; an NBoard engine without `name=` takes the name it gives
 /// with `set myname`.
-fn probe(engines: &mut [EngineSpec]) -> Result<(), CliError> {
+fn probe(engines: &mut [EngineSpec]) -> Result<(), MatchError> {
     for spec in engines.iter_mut() {
-        let fail = |e: String| {
-            CliError(format!(
-                "engine '{}' ({}) does not work: {e}",
-                spec.name,
-                spec.program.display()
-            ))
+        let fail = |why: String| MatchError::EngineFails {
+            name: spec.name.clone(),
+            program: spec.program.clone(),
+            why,
         };
         match spec.protocol {
             EngineProtocol::Gtp => {
@@ -66,18 +64,22 @@ fn probe(engines: &mut [EngineSpec]) -> Result<(), CliError> {
 
 /// Checks, before any engine starts, that the output files can be written (a match must not
 /// play for hours and then fail to write them).
-fn check_files(config: &MatchConfig) -> Result<(), CliError> {
+fn check_files(config: &MatchConfig) -> Result<(), MatchError> {
     if let (Some(results), Some(ggf)) = (&config.results, &config.ggf)
         && Path::new(results) == Path::new(ggf)
     {
-        return Err(CliError(format!(
-            "--results and --ggf name the same file '{results}'"
-        )));
+        return Err(MatchError::SameFile(results.clone()));
     }
-    for (path, what) in [(&config.results, "results"), (&config.ggf, "GGF")] {
+    for (path, file) in [
+        (&config.results, MatchFile::Results),
+        (&config.ggf, MatchFile::Ggf),
+    ] {
         if let Some(path) = path {
-            check_writable(Path::new(path))
-                .map_err(|e| CliError(format!("cannot write {what} file '{path}': {e}")))?;
+            check_writable(Path::new(path)).map_err(|error| MatchError::CannotWrite {
+                file,
+                path: path.clone(),
+                error,
+            })?;
         }
     }
     Ok(())
@@ -138,7 +140,7 @@ fn resumed(
     config: &MatchConfig,
     schedule: &[Job],
     previous: Option<Results>,
-) -> Result<Vec<GameRow>, CliError> {
+) -> Result<Vec<GameRow>, MatchError> {
     Ok(match (previous, &config.results) {
         (Some(previous), Some(path)) => resumed_games(config, schedule, previous, path)?,
         (None, Some(path)) if config.resume => {
@@ -151,11 +153,11 @@ fn resumed(
     })
 }
 
-/// Runs `othello-engine match ARGS` (or `match merge ...`); errors before the first game are
-/// command-line errors. SIGINT or SIGTERM stops the match: games under way are abandoned,
+/// Plays the match of `config`: everything is checked before the first game (the files
+/// writable, the results file to resume this match's, every engine working). SIGINT or SIGTERM stops the match: games under way are abandoned,
 /// engines stopped, finished games kept in the files, the summary so far printed, and the
 /// process exits with status 128 + the signal (130, 143).
-pub fn run_match(mut config: MatchConfig) -> Result<(), CliError> {
+pub fn run_match(mut config: MatchConfig) -> Result<(), MatchError> {
     check_files(&config)?;
     let previous = match (&config.results, config.resume) {
         (Some(path), true) => read_previous(path)?,
@@ -224,7 +226,7 @@ impl Run {
     /// Plays the games of `schedule` this run owes (its shard's, not played yet, none once
     /// the SPRT has decided), then prints the summary and writes the results file; after a
     /// signal, prints the summary so far and exits.
-    fn play(mut self, schedule: Vec<Job>) -> Result<(), CliError> {
+    fn play(mut self, schedule: Vec<Job>) -> Result<(), MatchError> {
         let config = self.config.clone();
         let done: HashSet<usize> = self
             .recorder

@@ -199,7 +199,7 @@ fn settings(grow: &GrowArgs) -> Result<BuildSettings, CliError> {
     }
     let shard = match &grow.shard {
         Some(text) => {
-            let (i, n) = super::datagen::parse_shard(text)?;
+            let (i, n) = super::args::shard(text)?;
             (u64::from(i - 1), u64::from(n))
         }
         None => (0, 1),

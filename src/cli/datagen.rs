@@ -111,24 +111,6 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
     }
 }
 
-/// Reads `--shard i/n` with 1 <= i <= n (the words of `match --shard`).
-pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || {
-        error(format!(
-            "bad --shard '{text}': expected i/n with 1 <= i <= n"
-        ))
-    };
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u32, u32) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
-
 /// The settings the flags give, checked.
 fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
     let seed = args
@@ -241,7 +223,7 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         .out
         .as_deref()
         .ok_or_else(|| error("datagen needs --out FILE"))?;
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = args.shard.as_deref().map(super::args::shard).transpose()?;
     let games_limit = args
         .games
         .as_deref()

@@ -3,8 +3,8 @@
 //! writes the table the engine builds in (`data/mpc-table.txt`).
 
 use super::args::error;
+use super::args::{CliError, parse_in_range};
 use super::catch_signals;
-use crate::arena::options::{CliError, parse_in_range};
 use crate::board::{Color, Position};
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::read_dataset;
