@@ -17,6 +17,7 @@ mod serve;
 mod solve;
 mod train;
 
+use crate::eval::EvaluatorKind;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -32,7 +33,7 @@ use std::sync::atomic::AtomicBool;
     version,
     args_conflicts_with_subcommands = true,
     args_override_self = true,
-    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern-wthor, pattern-full, pattern."
+    after_help = evaluators_help()
 )]
 struct Cli {
     #[command(subcommand)]
@@ -85,6 +86,12 @@ enum Command {
     /// The opening book: `book build`, `book extend`, `book show`, `book merge`.
     #[command(subcommand)]
     Book(book::BookCommand),
+}
+
+/// The line of `--help` that names the evaluators, from the registry (`EvaluatorKind::ALL`).
+fn evaluators_help() -> String {
+    let names: Vec<&str> = EvaluatorKind::ALL.iter().map(|k| k.name()).collect();
+    format!("Evaluators: {}.", names.join(", "))
 }
 
 /// Runs the command line of this process; the exit status to return.
@@ -182,6 +189,27 @@ fn usage_error(e: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn help_lists_the_evaluators_of_the_registry_in_its_order() {
+        let help = Cli::command().render_long_help().to_string();
+        let line = help
+            .lines()
+            .find(|l| l.starts_with("Evaluators: "))
+            .expect("--help names the evaluators");
+        let listed: Vec<&str> = line
+            .trim_start_matches("Evaluators: ")
+            .trim_end_matches('.')
+            .split(", ")
+            .collect();
+        let registry: Vec<&str> = EvaluatorKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(listed, registry);
+        for name in listed {
+            let setting = crate::search::LevelSetting::parse("midgame-eval", name);
+            assert!(setting.is_ok(), "--midgame-eval {name}: {setting:?}");
+        }
+    }
 
     #[test]
     fn a_value_parser_that_refuses_with_a_cli_error_gives_the_whole_line() {
