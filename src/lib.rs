@@ -2,7 +2,8 @@
 //!
 //! Layers, each knowing only those below it: `board` (rules), `eval` (knowledge), `search`
 //! (thinking), `game` (records), then the faces: `protocol` and `arena` (peers that never
-//! import each other) and `cli` (the command line).
+//! import each other) and `cli` (the command line). Beside them, `sys` (signals, progress on
+//! stderr, atomic files) serves the faces and imports nothing from the crate.
 
 pub mod arena;
 pub mod board;
@@ -11,3 +12,4 @@ pub mod eval;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod sys;

@@ -1,29 +1,33 @@
 //! `othello-engine match merge FILE... [--results OUT]`: one summary from the results files
 //! of the shards of one tournament (`--shard i/n`), worked out again from their games.
 
+use super::error::{MatchError, MatchFile};
 use super::results::{Results, read_results, write_results};
 use super::summary::summary;
-use crate::arena::options::CliError;
 use std::collections::HashMap;
 
 /// Reads, checks and combines the results files `paths`, prints the summary and writes `out`
 /// if asked. Files that cannot be read or parsed, that come from
 /// different engines or schedules, or that hold the same game are refused (exit status 2).
-pub fn run_merge(paths: &[String], out: Option<&str>) -> Result<(), CliError> {
+pub fn run_merge(paths: &[String], out: Option<&str>) -> Result<(), MatchError> {
     if paths.is_empty() {
-        return Err(CliError(
-            "match merge needs one or more results files (written by match --results)".into(),
-        ));
+        return Err(MatchError::NothingToMerge);
     }
     let mut files = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read results file '{path}': {e}")))?;
-        let results = read_results(&text)
-            .map_err(|e| CliError(format!("results file '{path}' cannot be read: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|error| MatchError::CannotRead {
+            path: path.clone(),
+            error,
+            resuming: false,
+        })?;
+        let results = read_results(&text).map_err(|error| MatchError::BadResults {
+            path: path.clone(),
+            error,
+            resuming: false,
+        })?;
         files.push((path.as_str(), results));
     }
-    let merged = merge(&files).map_err(CliError)?;
+    let merged = merge(&files).map_err(MatchError::Unmergeable)?;
     let shards: Vec<String> = files
         .iter()
         .filter_map(|(_, r)| r.shard.map(|(i, n)| format!("{i}/{n}")))
@@ -43,8 +47,11 @@ pub fn run_merge(paths: &[String], out: Option<&str>) -> Result<(), CliError> {
     );
     println!("{}", summary(&merged, None));
     if let Some(path) = out {
-        write_results(path, &merged)
-            .map_err(|e| CliError(format!("cannot write results file '{path}': {e}")))?;
+        write_results(path, &merged).map_err(|error| MatchError::CannotWrite {
+            file: MatchFile::Results,
+            path: path.to_string(),
+            error,
+        })?;
     }
     Ok(())
 }

@@ -3,37 +3,39 @@
 //! clocks, and scores the match.
 //!
 //! Files, each importing only files below it in this list (no circle):
-//! - [`runner`]: the match command from start to summary; [`merge`]: `match merge`.
-//! - [`worker`]: the worker pool; [`recorder`]: the files kept up to date after every game;
-//!   [`schedule`]: the games in order, shards, what `--resume` may take from a results file.
+//! - [`runner`]: a match from its checks to its summary; [`merge`]: `match merge`.
+//! - [`pool`]: the worker pool (threads that play the games); [`recorder`]: the files kept up
+//!   to date after every game; [`schedule`]: the games in order, shards, what a resumed match
+//!   may take from its results file.
 //! - [`referee`]: one game refereed; [`progress`]: game lines and the status line;
-//!   [`summary`]: the closing summary; [`config`]: the match's command line.
-//! - [`records`]: games in GGF; [`outcome`]: a refereed game and how it ended (forfeit kinds).
-//! - [`client`]: the engine processes, GTP and NBoard; [`spec`]: one `--engine`.
-//! - [`results`]: results files (the model, CSV, JSON); [`stats`]: Elo, LOS, SPRT;
-//!   [`files`]: atomic writes; [`signals`]: SIGINT and SIGTERM; [`options`]: the hand-written
-//!   argument reader the match command line uses.
+//!   [`summary`]: the closing summary; [`config`]: the match's settings, typed.
+//! - [`ggf`]: games in GGF (the records, and NBoard's `set game`); [`outcome`]: a refereed game
+//!   and how it ended (forfeit kinds).
+//! - [`client`]: the engine processes, GTP and NBoard; [`spec`]: one engine's specification.
+//! - [`results`]: results files (the model, CSV, JSON); [`stats`]: Elo, LOS, SPRT.
+//! - [`error`]: what stops a match or a merge ([`MatchError`]).
+//!
+//! The arena knows no command-line flags: `cli` reads them into a [`MatchConfig`] and prints a
+//! [`MatchError`] as its one-line refusal. Signals and atomic files come from `crate::sys`.
 
 pub mod client;
 pub mod config;
-pub mod files;
+pub mod error;
+pub mod ggf;
 pub mod merge;
-mod opening_flags;
-pub mod options;
 pub mod outcome;
+pub mod pool;
 pub mod progress;
 pub mod recorder;
-pub mod records;
 pub mod referee;
 pub mod results;
 pub mod runner;
 pub mod schedule;
-pub mod signals;
 pub mod spec;
 pub mod stats;
 pub mod summary;
-pub mod worker;
 
-pub use config::{MatchArgs, MatchConfig};
+pub use config::MatchConfig;
+pub use error::{MatchError, MatchFile};
 pub use merge::run_merge;
 pub use runner::run_match;

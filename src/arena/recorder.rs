@@ -3,12 +3,12 @@
 //! lacks; a resumed match keeps only the records of the games it resumes.
 
 use super::config::MatchConfig;
-use super::files::write_atomically;
+use super::error::{MatchError, MatchFile};
+use super::ggf::{ggf_game_number, write_ggf};
 use super::outcome::Played;
-use super::records::{ggf_game_number, write_ggf};
 use super::results::{GameRow, Results, write_results};
-use crate::arena::options::CliError;
 use crate::board::Color;
+use crate::sys::files::write_atomically;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -79,12 +79,15 @@ impl Recorder {
         config: &MatchConfig,
         total: usize,
         games: Vec<GameRow>,
-    ) -> Result<Recorder, CliError> {
+    ) -> Result<Recorder, MatchError> {
         let ggf = match &config.ggf {
             Some(path) => Some((
                 path.clone(),
-                open_ggf(path, &games)
-                    .map_err(|e| CliError(format!("cannot write GGF file '{path}': {e}")))?,
+                open_ggf(path, &games).map_err(|error| MatchError::CannotWrite {
+                    file: MatchFile::Ggf,
+                    path: path.clone(),
+                    error,
+                })?,
             )),
             None => None,
         };
@@ -104,10 +107,15 @@ impl Recorder {
     }
 
     /// Replaces the results file with the results so far.
-    pub fn write_results(&self) -> Result<(), CliError> {
+    pub fn write_results(&self) -> Result<(), MatchError> {
         match &self.results_path {
-            Some(path) => write_results(path, &self.results)
-                .map_err(|e| CliError(format!("cannot write results file '{path}': {e}"))),
+            Some(path) => {
+                write_results(path, &self.results).map_err(|error| MatchError::CannotWrite {
+                    file: MatchFile::Results,
+                    path: path.clone(),
+                    error,
+                })
+            }
             None => Ok(()),
         }
     }

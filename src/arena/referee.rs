@@ -5,8 +5,8 @@
 
 use super::client::gtp::{genmove_command, play_command};
 use super::client::{EngineError, GtpEngine, NBoardEngine};
+use super::ggf::nboard_game;
 use super::outcome::{Ending, ForfeitKind, Game};
-use super::records::nboard_game;
 use super::spec::{EngineProtocol, EngineSpec};
 use crate::board::{Color, Move};
 use crate::game::clock::TimeControl;

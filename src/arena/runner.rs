@@ -6,18 +6,18 @@
 
 use super::client::{GtpEngine, NBoardEngine};
 use super::config::{MatchConfig, distinct_names};
-use super::files::check_writable;
+use super::error::{MatchError, MatchFile};
+use super::pool::{Event, Pool};
 use super::progress::{Display, Progress, game_line};
 use super::recorder::Recorder;
 use super::referee::SETUP_TIMEOUT;
 use super::results::{GameRow, Results};
 use super::schedule::{Job, in_shard, read_previous, resumed_games, schedule};
-use super::signals;
 use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::{PairingScore, Sprt, SprtVerdict, pairings, score_game};
 use super::summary::summary;
-use super::worker::{Event, Workers};
-use crate::arena::options::CliError;
+use crate::sys::files::check_writable;
+use crate::sys::signals::{self, exit_after};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::Path;
@@ -31,14 +31,12 @@ const SIGNAL_POLL: Duration = Duration::from_millis(100);
 /// Checks that every engine starts and answers its protocol (GTP `protocol_version`, NBoard
 /// `ping`) before any game is played; an NBoard engine without `name=` takes the name it gives
 /// with `set myname`.
-fn probe(engines: &mut [EngineSpec]) -> Result<(), CliError> {
+fn probe(engines: &mut [EngineSpec]) -> Result<(), MatchError> {
     for spec in engines.iter_mut() {
-        let fail = |e: String| {
-            CliError(format!(
-                "engine '{}' ({}) does not work: {e}",
-                spec.name,
-                spec.program.display()
-            ))
+        let fail = |why: String| MatchError::EngineFails {
+            name: spec.name.clone(),
+            program: spec.program.clone(),
+            why,
         };
         match spec.protocol {
             EngineProtocol::Gtp => {
@@ -66,18 +64,22 @@ fn probe(engines: &mut [EngineSpec]) -> Result<(), CliError> {
 
 /// Checks, before any engine starts, that the output files can be written (a match must not
 /// play for hours and then fail to write them).
-fn check_files(config: &MatchConfig) -> Result<(), CliError> {
+fn check_files(config: &MatchConfig) -> Result<(), MatchError> {
     if let (Some(results), Some(ggf)) = (&config.results, &config.ggf)
         && Path::new(results) == Path::new(ggf)
     {
-        return Err(CliError(format!(
-            "--results and --ggf name the same file '{results}'"
-        )));
+        return Err(MatchError::SameFile(results.clone()));
     }
-    for (path, what) in [(&config.results, "results"), (&config.ggf, "GGF")] {
+    for (path, file) in [
+        (&config.results, MatchFile::Results),
+        (&config.ggf, MatchFile::Ggf),
+    ] {
         if let Some(path) = path {
-            check_writable(Path::new(path))
-                .map_err(|e| CliError(format!("cannot write {what} file '{path}': {e}")))?;
+            check_writable(Path::new(path)).map_err(|error| MatchError::CannotWrite {
+                file,
+                path: path.clone(),
+                error,
+            })?;
         }
     }
     Ok(())
@@ -96,12 +98,6 @@ fn init_logging() {
             )
         })
         .try_init();
-}
-
-/// Ends the process after a signal, with the shell's status for it (128 + the signal).
-fn exit_after(signal: i32) -> ! {
-    let _ = std::io::stdout().flush();
-    std::process::exit(128 + signal)
 }
 
 /// The score of every pairing so far and the SPRT's verdict, if one runs.
@@ -144,7 +140,7 @@ fn resumed(
     config: &MatchConfig,
     schedule: &[Job],
     previous: Option<Results>,
-) -> Result<Vec<GameRow>, CliError> {
+) -> Result<Vec<GameRow>, MatchError> {
     Ok(match (previous, &config.results) {
         (Some(previous), Some(path)) => resumed_games(config, schedule, previous, path)?,
         (None, Some(path)) if config.resume => {
@@ -157,18 +153,18 @@ fn resumed(
     })
 }
 
-/// Runs `othello-engine match ARGS` (or `match merge ...`); errors before the first game are
-/// command-line errors. SIGINT or SIGTERM stops the match: games under way are abandoned,
+/// Plays the match of `config`: everything is checked before the first game (the files
+/// writable, the results file to resume this match's, every engine working). SIGINT or SIGTERM stops the match: games under way are abandoned,
 /// engines stopped, finished games kept in the files, the summary so far printed, and the
 /// process exits with status 128 + the signal (130, 143).
-pub fn run_match(mut config: MatchConfig) -> Result<(), CliError> {
+pub fn run_match(mut config: MatchConfig) -> Result<(), MatchError> {
     check_files(&config)?;
     let previous = match (&config.results, config.resume) {
         (Some(path), true) => read_previous(path)?,
         _ => None,
     };
     init_logging();
-    if let Err(e) = signals::install() {
+    if let Err(e) = signals::catch() {
         eprintln!("match: note: cannot catch SIGINT and SIGTERM ({e})");
     }
     let probed = probe(&mut config.engines);
@@ -230,7 +226,7 @@ impl Run {
     /// Plays the games of `schedule` this run owes (its shard's, not played yet, none once
     /// the SPRT has decided), then prints the summary and writes the results file; after a
     /// signal, prints the summary so far and exits.
-    fn play(mut self, schedule: Vec<Job>) -> Result<(), CliError> {
+    fn play(mut self, schedule: Vec<Job>) -> Result<(), MatchError> {
         let config = self.config.clone();
         let done: HashSet<usize> = self
             .recorder
@@ -268,13 +264,13 @@ impl Run {
                 jobs.len()
             ));
         }
-        let workers = Workers::start(
+        let pool = Pool::start(
             config.concurrency.min(jobs.len().max(1)),
             jobs,
             config.clone(),
         );
-        let interrupted = self.watch(&workers, shard_games);
-        workers.join();
+        let interrupted = self.watch(&pool, shard_games);
+        pool.join();
         // The workers may all have stopped on the signal before the loop looked.
         let interrupted = interrupted.or_else(signals::caught);
         let summary = summary(&self.recorder.results, self.tally.sprt());
@@ -300,10 +296,10 @@ impl Run {
     /// Follows the workers' events until the last worker ends: records and shows each game,
     /// keeps the status line, and stops the workers when the SPRT decides or a signal comes
     /// (whose number it returns). `shard_games` is the games this shard plays in all.
-    fn watch(&mut self, workers: &Workers, shard_games: usize) -> Option<i32> {
+    fn watch(&mut self, pool: &Pool, shard_games: usize) -> Option<i32> {
         let mut interrupted = None;
         loop {
-            let event = match workers.events.recv_timeout(SIGNAL_POLL) {
+            let event = match pool.events.recv_timeout(SIGNAL_POLL) {
                 Ok(event) => Some(event),
                 Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => break,
@@ -312,7 +308,7 @@ impl Run {
                 && let Some(signal) = signals::caught()
             {
                 interrupted = Some(signal);
-                workers.stop();
+                pool.stop();
             }
             match event {
                 None => continue,
@@ -327,7 +323,7 @@ impl Run {
                         .add(played.black, played.white, played.game.black_margin, pair);
                     if self.tally.decided() {
                         // Games already under way still finish and count.
-                        workers.stop();
+                        pool.stop();
                     }
                 }
             }

@@ -2,9 +2,9 @@
 //! `--resume` (the games a results file already holds, once checked to be this match's).
 
 use super::config::MatchConfig;
+use super::error::MatchError;
 use super::results::{GameRow, Results, read_results};
 use super::stats::pairings;
-use crate::arena::options::CliError;
 use std::collections::HashSet;
 
 /// One scheduled game.
@@ -60,21 +60,25 @@ fn shard_text(shard: Option<(usize, usize)>) -> String {
 }
 
 /// The results file a resumed match continues, if there is one yet.
-pub fn read_previous(path: &str) -> Result<Option<Results>, CliError> {
+pub fn read_previous(path: &str) -> Result<Option<Results>, MatchError> {
     let text = match std::fs::read(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(CliError(format!(
-                "cannot read results file '{path}' to resume: {e}"
-            )));
+        Err(error) => {
+            return Err(MatchError::CannotRead {
+                path: path.to_string(),
+                error,
+                resuming: true,
+            });
         }
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
     };
-    read_results(&text).map(Some).map_err(|e| {
-        CliError(format!(
-            "results file '{path}' cannot be read to resume: {e}"
-        ))
-    })
+    read_results(&text)
+        .map(Some)
+        .map_err(|error| MatchError::BadResults {
+            path: path.to_string(),
+            error,
+            resuming: true,
+        })
 }
 
 /// The games of `previous`, once it is checked to come from this very match: the same
@@ -85,11 +89,10 @@ pub fn resumed_games(
     schedule: &[Job],
     previous: Results,
     path: &str,
-) -> Result<Vec<GameRow>, CliError> {
-    let refuse = |why: String| {
-        CliError(format!(
-            "cannot resume from results file '{path}': {why}; resume with the command line that wrote it"
-        ))
+) -> Result<Vec<GameRow>, MatchError> {
+    let refuse = |why: String| MatchError::CannotResume {
+        path: path.to_string(),
+        why,
     };
     let names = config.names();
     if previous.listed && previous.engines != names {
@@ -147,19 +150,20 @@ pub fn resumed_games(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::spec::EngineSpec;
+    use crate::game::openings::generate;
 
-    fn config(engines: usize, openings: usize, shard: Option<(usize, usize)>) -> MatchConfig {
-        let mut args: Vec<String> = Vec::new();
-        for i in 0..engines {
-            args.extend(["--engine".into(), format!("name=e{i},self:")]);
-        }
-        args.extend([
-            "--opening-plies".into(),
-            "3".into(),
-            "--max-openings".into(),
-            openings.to_string(),
-        ]);
-        let mut config = MatchConfig::parse(&args).expect("a good command line");
+    fn config(
+        engines: usize,
+        openings_wanted: usize,
+        shard: Option<(usize, usize)>,
+    ) -> MatchConfig {
+        let engines = (0..engines)
+            .map(|i| EngineSpec::parse(&format!("name=e{i},self:")).expect("a good engine"))
+            .collect();
+        let mut openings = generate(3);
+        openings.truncate(openings_wanted);
+        let mut config = MatchConfig::new(engines, openings);
         config.shard = shard;
         config
     }
@@ -220,7 +224,7 @@ mod tests {
             games,
         };
         let resumed = resumed_games(&c, &jobs, previous(vec![row(4, "e1", "e0")]), "r.json");
-        assert_eq!(resumed.map(|g| g.len()), Ok(1));
+        assert_eq!(resumed.map(|g| g.len()).ok(), Some(1));
         for (games, expected) in [
             (
                 vec![row(1, "e0", "e1")],
@@ -236,13 +240,15 @@ mod tests {
             ),
         ] {
             let e = resumed_games(&c, &jobs, previous(games), "r.json").err();
-            assert!(e.as_ref().is_some_and(|e| e.0.contains(expected)), "{e:?}");
+            let text = e.map(|e| e.to_string()).unwrap_or_default();
+            assert!(text.contains(expected), "{text}");
         }
         let mut whole = previous(Vec::new());
         whole.shard = None;
         let e = resumed_games(&c, &jobs, whole, "r.json").err();
         assert!(e.is_some_and(|e| {
-            e.0.contains("it holds the whole schedule, this match plays shard 2/2")
+            e.to_string()
+                .contains("it holds the whole schedule, this match plays shard 2/2")
         }),);
     }
 }

@@ -1,11 +1,9 @@
 //! Engine specifications, as `--engine` gives them: `gtp:COMMAND`, `nboard:COMMAND` or
 //! `self:FLAGS`, after optional `name=`, `dir=`, `depth=` and `tc=`.
 
+use crate::board::MAX_EMPTIES;
 use crate::game::clock::TimeControl;
 use std::path::PathBuf;
-
-/// The deepest `depth=` an NBoard engine may be given (the moves of a game).
-const MAX_DEPTH: u32 = 60;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,9 +149,9 @@ fn read_settings(text: &str) -> Result<(Settings, &str), String> {
                     value
                         .parse::<u32>()
                         .ok()
-                        .filter(|d| (1..=MAX_DEPTH).contains(d))
+                        .filter(|d| (1..=MAX_EMPTIES).contains(d))
                         .ok_or_else(|| {
-                            format!("engine '{text}': bad depth={value} (1 to {MAX_DEPTH})")
+                            format!("engine '{text}': bad depth={value} (1 to {MAX_EMPTIES})")
                         })?,
                 );
             }

@@ -2,7 +2,7 @@
 //! finished depth.
 
 use super::args::{LevelArgs, error, position};
-use crate::arena::options::CliError;
+use super::error::CliError;
 use crate::board::{Move, Position};
 use crate::search::{Limits, SearchReport, Value};
 use clap::Args;

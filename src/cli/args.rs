@@ -1,7 +1,7 @@
 //! Arguments several subcommands share (the level flags, the table size, the seed, a
 //! position) and value parsers whose errors name the problem.
 
-pub use crate::arena::options::{CliError, parse_in_range};
+pub use super::error::{CliError, error};
 use crate::board::Position;
 use crate::eval::pattern::PatternWeights;
 use crate::search::book::Book;
@@ -257,7 +257,66 @@ pub fn weights_file(path: &str) -> Result<PatternWeights, String> {
     PatternWeights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
 }
 
-/// A `CliError` from a message.
-pub fn error(message: impl Into<String>) -> CliError {
-    CliError(message.into())
+/// Reads a whole number within `range`, naming `what` in the error.
+pub fn parse_in_range(
+    text: &str,
+    what: &str,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<u32, CliError> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            error(format!(
+                "bad {what} '{text}': expected a whole number from {} to {}",
+                range.start(),
+                range.end()
+            ))
+        })
+}
+
+/// `--shard i/n` with 1 <= i <= n.
+pub fn shard(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        error(format!(
+            "bad --shard '{text}': expected i/n with 1 <= i <= n"
+        ))
+    };
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_range() {
+        assert_eq!(parse_in_range("7", "depth", 1..=60), Ok(7));
+        assert!(parse_in_range("0", "depth", 1..=60).is_err());
+        assert!(parse_in_range("-3", "depth", 1..=60).is_err());
+        assert!(parse_in_range("x", "depth", 1..=60).is_err());
+    }
+
+    #[test]
+    fn shards_are_one_of_n() {
+        assert_eq!(shard("2/3"), Ok((2, 3)));
+        assert_eq!(shard(" 1 / 1 "), Ok((1, 1)));
+        for bad in ["3/2", "0/2", "1", "a/b", "1/2/3"] {
+            assert_eq!(
+                shard(bad),
+                Err(error(format!(
+                    "bad --shard '{bad}': expected i/n with 1 <= i <= n"
+                )))
+            );
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! `othello-engine bench`: fixed-depth searches of ten built-in midgame positions; the node
 //! total is a signature that changes only when the search does.
 
+use super::args::{CliError, parse_in_range};
 use super::args::{error, hash_mib, weights_file};
-use crate::arena::options::{CliError, parse_in_range};
 use crate::board::parse_obf_line;
 use crate::eval::EvaluatorKind;
 use crate::eval::pattern::PatternWeights;

@@ -1,13 +1,14 @@
 //! `othello-engine book`: grows, deepens, shows and merges opening books.
 
 use super::args::{BookFile, CliError, book_file, error, read_book};
-use super::interrupt::{catch_signals, exit_if_caught};
-use super::progress::Progress;
+use super::catch_signals;
 use crate::board::{Move, Position};
 use crate::search::book::build::{self as book_build, BuildSettings};
 use crate::search::book::learn::LEARN_POSITIONS;
 use crate::search::book::{Book, normalize};
 use crate::search::{DEFAULT_HASH_MIB, Searcher, available_threads, parse_threads};
+use crate::sys::progress::Progress;
+use crate::sys::signals::exit_if_caught;
 use clap::{Args, Subcommand};
 use std::collections::HashMap;
 use std::path::Path;
@@ -198,7 +199,7 @@ fn settings(grow: &GrowArgs) -> Result<BuildSettings, CliError> {
     }
     let shard = match &grow.shard {
         Some(text) => {
-            let (i, n) = super::datagen::parse_shard(text)?;
+            let (i, n) = super::args::shard(text)?;
             (u64::from(i - 1), u64::from(n))
         }
         None => (0, 1),

@@ -4,7 +4,7 @@
 //! output file, shows progress and stops cleanly on SIGINT or SIGTERM.
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
-use super::interrupt::{catch_signals, exit_if_caught};
+use super::catch_signals;
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset, read_dataset};
 use crate::game::datagen::{
@@ -13,10 +13,11 @@ use crate::game::datagen::{
 };
 use crate::game::wthor::read_wthor_dir;
 use crate::search::{Limits, Searcher};
+use crate::sys::progress::Progress;
+use crate::sys::signals::exit_if_caught;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Seek, SeekFrom};
+use std::io::{Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -25,8 +26,6 @@ use std::time::Instant;
 /// The table size when `--hash` is not given, in MiB: enough for solves of 20 empties, and
 /// small enough that clearing it before each game costs little.
 const DEFAULT_HASH_MIB: usize = 16;
-/// Without a terminal, a progress line every this many percent of the games.
-const LOG_EVERY_PERCENT: u64 = 5;
 
 /// `datagen`: a generation run, or `datagen merge` / `datagen stats`.
 #[derive(Args, Debug)]
@@ -110,24 +109,6 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
         Some(DatagenTool::Stats { file }) => stats(&file),
         None => generate(command.args),
     }
-}
-
-/// Reads `--shard i/n` with 1 <= i <= n (the words of `match --shard`).
-pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || {
-        error(format!(
-            "bad --shard '{text}': expected i/n with 1 <= i <= n"
-        ))
-    };
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u32, u32) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
 }
 
 /// The settings the flags give, checked.
@@ -242,7 +223,7 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         .out
         .as_deref()
         .ok_or_else(|| error("datagen needs --out FILE"))?;
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = args.shard.as_deref().map(super::args::shard).transpose()?;
     let games_limit = args
         .games
         .as_deref()
@@ -266,8 +247,8 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
     let is_wthor = matches!(source, Source::Wthor(_));
     let (mut writer, first, kept_records) = open_output(out, args.resume, shard, total, is_wthor)?;
     let to_play: Vec<u32> = (first..total).filter(|&g| in_shard(g, shard)).collect();
-    let shard_total = (0..total).filter(|&g| in_shard(g, shard)).count() as u64;
-    let already = shard_total - to_play.len() as u64;
+    let shard_total = (0..total).filter(|&g| in_shard(g, shard)).count();
+    let already = shard_total - to_play.len();
     if already > 0 {
         eprintln!(
             "datagen: resuming {out}: {already} games ({kept_records} positions) kept, from game {first}"
@@ -280,9 +261,9 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         ..Limits::none()
     };
     let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), Some(settings.seed));
-    let mut progress = Progress::new(shard_total, already);
+    let mut progress = Progress::new("datagen", "games", shard_total, already);
     let start = Instant::now();
-    let (mut games_done, mut positions) = (0u64, 0u64);
+    let (mut games_done, mut positions) = (0usize, 0u64);
     for &game in &to_play {
         let samples: Option<Vec<Sample>> = match &source {
             Source::SelfPlay => self_play_game(&mut searcher, &settings, game, &limits),
@@ -301,7 +282,7 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
             .map_err(|e| error(format!("cannot write {out}: {e}")))?;
         games_done += 1;
         positions += samples.len() as u64;
-        progress.game_done(samples.len() as u64);
+        progress.show(already + games_done, &format!("{positions} positions"));
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -317,70 +298,6 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         &format!("{out} holds every finished game: rerun with --resume to go on"),
     );
     Ok(())
-}
-
-/// Progress on stderr: a bar on a terminal, else a line every few percent.
-struct Progress {
-    bar: Option<ProgressBar>,
-    total: u64,
-    done: u64,
-    positions: u64,
-    start: Instant,
-    started_at: u64,
-    next_log: u64,
-}
-
-impl Progress {
-    fn new(total: u64, done: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(total);
-            let style = ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} games, {msg} positions, ETA {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-            bar.set_style(style);
-            bar.set_position(done);
-            bar.set_message("0");
-            bar
-        });
-        Progress {
-            bar,
-            total,
-            done,
-            positions: 0,
-            start: Instant::now(),
-            started_at: done,
-            next_log: done,
-        }
-    }
-
-    fn game_done(&mut self, positions: u64) {
-        self.done += 1;
-        self.positions += positions;
-        if let Some(bar) = &self.bar {
-            bar.set_message(self.positions.to_string());
-            bar.inc(1);
-            return;
-        }
-        let step = (self.total * LOG_EVERY_PERCENT / 100).max(1);
-        if self.done >= self.next_log + step || self.done == self.total {
-            self.next_log = self.done;
-            let secs = self.start.elapsed().as_secs_f64();
-            let rate = (self.done - self.started_at) as f64 / secs.max(1e-9);
-            let eta = (self.total - self.done) as f64 / rate.max(1e-9);
-            eprintln!(
-                "datagen: {}/{} games, {} positions, {:.1} games/s, ETA {:.0} s",
-                self.done, self.total, self.positions, rate, eta
-            );
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            // The summary line follows, and says as much.
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// `datagen merge`: the shard files joined in game order.

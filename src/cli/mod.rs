@@ -1,23 +1,29 @@
-//! The command line: one file per subcommand, parsed with clap. Usage errors, like every other
-//! bad input, are one line on stderr and exit status 2.
+//! The command line: one file (or folder) per subcommand, parsed with clap, and the arguments
+//! they share (`args`). Usage errors, like every other bad input, are one line on stderr and
+//! exit status 2 ([`error::CliError`]). The layers below know no flags: this module reads
+//! them into their typed settings and turns their typed errors into that one line.
 
 mod analyse;
 mod args;
 mod bench;
 mod book;
 mod datagen;
-mod interrupt;
+mod error;
+mod matches;
 mod mpc;
 mod openings;
 mod perft;
-mod progress;
 mod serve;
 mod solve;
 mod train;
 
+use crate::eval::EvaluatorKind;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
+use error::CliError;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// An Othello engine: serves NBoard and GTP on stdin/stdout (with no command, the first input
 /// line picks the protocol), and tools for people who test engines.
@@ -27,7 +33,7 @@ use std::process::ExitCode;
     version,
     args_conflicts_with_subcommands = true,
     args_override_self = true,
-    after_help = "Evaluators: random, discs, discs-inverse, classic, weighted, pattern-wthor, pattern-full, pattern."
+    after_help = evaluators_help()
 )]
 struct Cli {
     #[command(subcommand)]
@@ -63,7 +69,7 @@ enum Command {
     /// Engine-against-engine games refereed by this program: each opening twice with colours
     /// swapped, then W/D/L, Elo, pentanomial counts and LOS.
     #[command(args_override_self = true)]
-    Match(Box<MatchCommand>),
+    Match(Box<matches::MatchCommand>),
     /// Fit the pattern weights to data files made by datagen
     #[command(args_override_self = true)]
     Train(train::TrainArgs),
@@ -82,27 +88,10 @@ enum Command {
     Book(book::BookCommand),
 }
 
-/// `match`: a match, or `match merge`.
-#[derive(clap::Args, Debug)]
-#[command(args_conflicts_with_subcommands = true)]
-struct MatchCommand {
-    #[command(subcommand)]
-    merge: Option<MatchSubcommand>,
-    #[command(flatten)]
-    args: crate::arena::MatchArgs,
-}
-
-#[derive(Subcommand, Debug)]
-enum MatchSubcommand {
-    /// One summary from the results files of a tournament's shards.
-    Merge {
-        /// Results files written by `match --results`.
-        #[arg(value_name = "FILE")]
-        files: Vec<String>,
-        /// Write the merged results to FILE (JSON or CSV by the name).
-        #[arg(long, value_name = "FILE")]
-        results: Option<String>,
-    },
+/// The line of `--help` that names the evaluators, from the registry (`EvaluatorKind::ALL`).
+fn evaluators_help() -> String {
+    let names: Vec<&str> = EvaluatorKind::ALL.iter().map(|k| k.name()).collect();
+    format!("Evaluators: {}.", names.join(", "))
 }
 
 /// Runs the command line of this process; the exit status to return.
@@ -125,7 +114,7 @@ pub fn main() -> ExitCode {
                 | Command::Book(_)
         )
     ) {
-        interrupt::end_quietly_on_closed_output();
+        crate::sys::signals::end_quietly_on_closed_output();
     }
     let result = match cli.command {
         None => serve::run(None, cli.serve),
@@ -139,12 +128,7 @@ pub fn main() -> ExitCode {
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Nboard(a)) => serve::run(Some(crate::protocol::Protocol::NBoard), a),
         Some(Command::Gtp(a)) => serve::run(Some(crate::protocol::Protocol::Gtp), a),
-        Some(Command::Match(m)) => match m.merge {
-            Some(MatchSubcommand::Merge { files, results }) => {
-                crate::arena::run_merge(&files, results.as_deref())
-            }
-            None => crate::arena::MatchConfig::from_args(m.args).and_then(crate::arena::run_match),
-        },
+        Some(Command::Match(m)) => matches::run(*m),
         Some(Command::Train(a)) => train::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
         Some(Command::Mpc(c)) => mpc::run(c),
@@ -157,13 +141,24 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The stop flag of a long job, raised by SIGINT or SIGTERM (a second one ends the process;
+/// see `sys::signals`).
+fn catch_signals() -> Result<Arc<AtomicBool>, CliError> {
+    crate::sys::signals::catch().map_err(|e| error::error(format!("cannot catch signals: {e}")))
+}
+
 fn fail(message: &str) -> ExitCode {
     eprintln!("othello-engine: {message}");
     ExitCode::from(2)
 }
 
-/// A clap error as one line, in the words our own errors use where clap's differ.
+/// A clap error as one line, in the words our own errors use where clap's differ. A value
+/// parser that returns a [`CliError`] gives the whole line (`bad --depth '0': ...`); one that
+/// returns a plain message gets clap's words around it (`invalid value ... for '--hash'`).
 fn usage_error(e: &clap::Error) -> String {
+    if let Some(own) = std::error::Error::source(e).and_then(|s| s.downcast_ref::<CliError>()) {
+        return own.0.clone();
+    }
     let context = |kind: ContextKind| match e.get(kind) {
         Some(ContextValue::String(s)) => s.clone(),
         Some(ContextValue::Strings(s)) => s.join(", "),
@@ -188,5 +183,48 @@ fn usage_error(e: &clap::Error) -> String {
             let first = text.lines().next().unwrap_or("bad command line");
             first.trim_start_matches("error: ").to_string()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn help_lists_the_evaluators_of_the_registry_in_its_order() {
+        let help = Cli::command().render_long_help().to_string();
+        let line = help
+            .lines()
+            .find(|l| l.starts_with("Evaluators: "))
+            .expect("--help names the evaluators");
+        let listed: Vec<&str> = line
+            .trim_start_matches("Evaluators: ")
+            .trim_end_matches('.')
+            .split(", ")
+            .collect();
+        let registry: Vec<&str> = EvaluatorKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(listed, registry);
+        for name in listed {
+            let setting = crate::search::LevelSetting::parse("midgame-eval", name);
+            assert!(setting.is_ok(), "--midgame-eval {name}: {setting:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_parser_that_refuses_with_a_cli_error_gives_the_whole_line() {
+        let words = ["othello-engine", "match", "--concurrency", "0"];
+        let e = Cli::try_parse_from(words).expect_err("--concurrency 0 is refused");
+        assert_eq!(
+            usage_error(&e),
+            "bad --concurrency '0': expected a whole number from 1 to 256"
+        );
+        let e = Cli::try_parse_from(["othello-engine", "analyse", "--hash", "lots"])
+            .expect_err("--hash lots is refused");
+        assert_eq!(
+            usage_error(&e),
+            "invalid value 'lots' for '--hash <MIB>': bad hash size (MiB) 'lots': expected a \
+             whole number from 1 to 65536"
+        );
     }
 }

@@ -3,8 +3,8 @@
 //! writes the table the engine builds in (`data/mpc-table.txt`).
 
 use super::args::error;
-use super::interrupt::{catch_signals, exit_if_caught};
-use crate::arena::options::{CliError, parse_in_range};
+use super::args::{CliError, parse_in_range};
+use super::catch_signals;
 use crate::board::{Color, Position};
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::read_dataset;
@@ -12,6 +12,9 @@ use crate::search::probcut::{
     CALIBRATED_EVALUATOR, CalibrationPairs, MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGES, shallow_depth,
 };
 use crate::search::{Limits, PhaseLevel, Searcher, Value, WIN};
+use crate::sys::files::write_atomically;
+use crate::sys::progress::Progress;
+use crate::sys::signals::exit_if_caught;
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::Path;
@@ -133,6 +136,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
     if resumed > 0 {
         eprintln!("resuming: {resumed} positions already searched ({progress_path})");
     }
+    let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), resumed);
     for (i, position) in chosen.iter().enumerate() {
         if let Some(values) = done_values[i].take() {
             pairs.add(position.empty_count(), &values);
@@ -161,16 +165,9 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
             .and_then(|()| progress.flush())
             .map_err(|e| error(format!("cannot write {progress_path}: {e}")))?;
         pairs.add(position.empty_count(), &values);
-        let done = i + 1;
-        if done % 20 == 0 || done == chosen.len() {
-            let elapsed = start.elapsed().as_secs_f64();
-            let eta = elapsed / done as f64 * (chosen.len() - done) as f64;
-            eprintln!(
-                "{done}/{} positions, {nodes} nodes, {elapsed:.0} s, ETA {eta:.0} s",
-                chosen.len()
-            );
-        }
+        shown.show(i + 1, &format!("{nodes} nodes"));
     }
+    shown.finish();
     exit_if_caught(
         "mpc calibrate",
         &format!("{progress_path} holds every finished position: rerun with --resume to go on"),
@@ -201,9 +198,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
             "too few positions per stage ({STAGES} stages) for a regression"
         )));
     }
-    let temp = format!("{out}.tmp");
-    std::fs::write(&temp, text.as_bytes())
-        .and_then(|()| std::fs::rename(&temp, out))
+    write_atomically(Path::new(out), text.as_bytes())
         .map_err(|e| error(format!("cannot write {out}: {e}")))?;
     // The run is complete: its checkpoint has served.
     let _ = std::fs::remove_file(&progress_path);
@@ -358,6 +353,7 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
         None => 64,
     };
     let mut searcher = Searcher::new(hash, None);
+    let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), 0);
     for (i, (position, exact)) in chosen.iter().enumerate() {
         searcher.clear();
         let n = position.empty_count();
@@ -380,10 +376,9 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
                 pairs[n as usize][d].push((f64::from(*v), f64::from(*exact) * 100.0));
             }
         }
-        if (i + 1) % 200 == 0 || i + 1 == chosen.len() {
-            eprintln!("{}/{} positions", i + 1, chosen.len());
-        }
+        shown.show(i + 1, "");
     }
+    shown.finish();
     println!("empties depth pairs slope offset sigma");
     for (n, by_depth) in pairs.iter().enumerate().skip(min_empties as usize) {
         for (d, depth_pairs) in by_depth.iter().enumerate() {

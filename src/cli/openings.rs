@@ -3,11 +3,12 @@
 //! `--resume` goes on from the candidate after the last one written.
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
-use super::interrupt::{catch_signals, exit_if_caught};
-use super::progress::Progress;
+use super::catch_signals;
 use crate::game::balanced::{BalancedBuilder, BalancedSettings, Verdict, format_line, line_index};
 use crate::game::openings::parse_openings;
 use crate::search::Limits;
+use crate::sys::progress::Progress;
+use crate::sys::signals::exit_if_caught;
 use clap::{Args, Subcommand};
 use std::fs::OpenOptions;
 use std::io::Write;

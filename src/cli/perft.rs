@@ -1,7 +1,7 @@
 //! `othello-engine perft`: leaves of the game tree to each depth, with time and speed.
 
+use super::args::{CliError, parse_in_range};
 use super::args::{error, position};
-use crate::arena::options::{CliError, parse_in_range};
 use crate::board::{MAX_EMPTIES, Position, perft, perft_divide};
 use clap::Args;
 use std::time::Instant;

@@ -1,7 +1,7 @@
 //! `othello-engine [nboard|gtp]`: serves a protocol on stdin/stdout.
 
 use super::args::{LevelArgs, error};
-use crate::arena::options::CliError;
+use super::error::CliError;
 use crate::protocol::{Protocol, ServeConfig, init_logging, on_off, serve};
 use crate::search::DEFAULT_HASH_MIB;
 use clap::Args;

@@ -1,7 +1,7 @@
 //! `othello-engine solve`: solves every position of an OBF test file and judges the answers.
 
 use super::args::{error, hash_mib};
-use crate::arena::options::CliError;
+use super::error::CliError;
 use crate::board::{Move, ObfLine, parse_obf_line};
 use crate::search::{
     DEFAULT_HASH_MIB, EndgameMode, Levels, Limits, Searcher, Value, available_threads,

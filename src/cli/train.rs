@@ -2,8 +2,8 @@
 //! reports the held-out error per stage beside that of other weights (`--compare`; by default
 //! the built-in ones) on the same positions.
 
+use super::args::{CliError, parse_in_range};
 use super::args::{error, weights_file};
-use crate::arena::options::{CliError, parse_in_range};
 use crate::eval::dataset::{Sample, read_dataset};
 use crate::eval::features::{Counts, Shapes};
 use crate::eval::pattern::{

@@ -3,8 +3,8 @@
 //! standard error kept, which say why an engine that exits did.
 
 use super::error::{EngineError, quote_long};
-use crate::arena::signals;
 use crate::arena::spec::EngineSpec;
+use crate::sys::signals;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -25,7 +25,7 @@ pub fn results_text(results: &Results, json: bool) -> String {
 /// JSON when it ends in `.json`, otherwise CSV.
 pub fn write_results(path: &str, results: &Results) -> std::io::Result<()> {
     let text = results_text(results, path.ends_with(".json"));
-    super::files::write_atomically(std::path::Path::new(path), text.as_bytes())
+    crate::sys::files::write_atomically(std::path::Path::new(path), text.as_bytes())
 }
 
 /// Reads a results file's text: JSON when it starts with `{`, otherwise CSV (see

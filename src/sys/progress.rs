@@ -1,9 +1,12 @@
-//! Progress of a long command-line job on stderr: a bar with an ETA on a terminal, else a
-//! line every twentieth of the work (logs and CI keep a readable record).
+//! The progress of a long job on stderr: a bar with an ETA on a terminal, else a plain line
+//! every twentieth of the work, so that logs and CI keep a readable record.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
+
+/// Without a terminal, a line every this fraction of the work.
+const LINES: usize = 20;
 
 /// Progress of `total` units of work, `done` of them before this run.
 pub struct Progress {
@@ -17,7 +20,8 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Progress of `job` (the command's name) through `total` `what`s.
+    /// Progress of `job` (the command's name) through `total` `what`s (a plural noun), `done`
+    /// of them finished before this run.
     pub fn new(job: &'static str, what: &'static str, total: usize, done: usize) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total as u64);
@@ -51,22 +55,27 @@ impl Progress {
             bar.set_position(done as u64);
             return;
         }
-        let step = (self.total / 20).max(1);
+        let step = (self.total / LINES).max(1);
         if done >= self.next_log + step || done >= self.total {
             self.next_log = done;
             let secs = self.start.elapsed().as_secs_f64();
             let rate = (done.saturating_sub(self.started_at)) as f64 / secs.max(1e-9);
-            let eta = self.total.saturating_sub(done) as f64 / rate.max(1e-9);
-            let note = if note.is_empty() {
-                String::new()
-            } else {
-                format!(", {note}")
-            };
-            eprintln!(
-                "{}: {done}/{} {}{note}, {rate:.2}/s, ETA {eta:.0} s",
-                self.job, self.total, self.what
-            );
+            eprintln!("{}", self.line(done, note, rate));
         }
+    }
+
+    /// The plain line for `done` units at `rate` units a second.
+    fn line(&self, done: usize, note: &str, rate: f64) -> String {
+        let eta = self.total.saturating_sub(done) as f64 / rate.max(1e-9);
+        let note = if note.is_empty() {
+            String::new()
+        } else {
+            format!(", {note}")
+        };
+        format!(
+            "{}: {done}/{} {}{note}, {rate:.2}/s, ETA {eta:.0} s",
+            self.job, self.total, self.what
+        )
     }
 
     /// Clears the bar (the job's summary line follows).
@@ -74,5 +83,31 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_line_says_the_job_the_count_the_rate_and_the_eta() {
+        let progress = Progress {
+            bar: None,
+            job: "datagen",
+            what: "games",
+            total: 100,
+            started_at: 0,
+            next_log: 0,
+            start: Instant::now(),
+        };
+        assert_eq!(
+            progress.line(40, "1234 positions", 2.0),
+            "datagen: 40/100 games, 1234 positions, 2.00/s, ETA 30 s"
+        );
+        assert_eq!(
+            progress.line(100, "", 4.0),
+            "datagen: 100/100 games, 4.00/s, ETA 0 s"
+        );
     }
 }

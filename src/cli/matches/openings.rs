@@ -1,8 +1,8 @@
 //! The match's openings from its flags: the built-in balanced set, a file, or every position a
 //! few plies deep; then the first `--max-openings` or a seeded `--sample`.
 
-use super::config::MatchArgs;
-use crate::arena::options::{CliError, parse_in_range};
+use super::MatchArgs;
+use crate::cli::args::{CliError, error};
 use crate::game::openings::{
     BUILTIN_OPENINGS, Opening, balanced_set, generate, parse_openings, shuffle,
 };
@@ -10,33 +10,21 @@ use crate::game::openings::{
 /// The seed of the opening shuffle without `--seed`.
 const DEFAULT_SEED: u64 = 1;
 
-/// The longest `--opening-plies`.
-const MAX_OPENING_PLIES: u32 = 10;
-
 /// The openings in playing order: read from `--openings` (in the file's order), or every
 /// opening of `--opening-plies`, or the built-in balanced set, both shuffled by `--seed`; then
 /// the first `--max-openings`, or `--sample` of them drawn by `--seed`.
 pub(super) fn openings(args: &MatchArgs) -> Result<Vec<Opening>, CliError> {
-    let seed = match &args.seed {
-        Some(s) => s
-            .trim()
-            .parse::<u64>()
-            .map_err(|_| CliError(format!("bad --seed '{s}': expected a whole number")))?,
-        None => DEFAULT_SEED,
-    };
+    let seed = args.seed.unwrap_or(DEFAULT_SEED);
     if args.openings.is_some() && args.opening_plies.is_some() {
-        return Err(CliError(
-            "give --openings or --opening-plies, not both".into(),
-        ));
+        return Err(error("give --openings or --opening-plies, not both"));
     }
-    let mut openings = match (&args.openings, &args.opening_plies) {
+    let mut openings = match (&args.openings, args.opening_plies) {
         (Some(path), _) if path != BUILTIN_OPENINGS => {
             let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError(format!("cannot read openings file '{path}': {e}")))?;
+                .map_err(|e| error(format!("cannot read openings file '{path}': {e}")))?;
             parse_openings(&text, path).map_err(CliError)?
         }
-        (_, Some(p)) => {
-            let plies = parse_in_range(p, "--opening-plies", 0..=MAX_OPENING_PLIES)?;
+        (_, Some(plies)) => {
             let mut all = generate(plies);
             shuffle(&mut all, seed);
             all
@@ -47,17 +35,15 @@ pub(super) fn openings(args: &MatchArgs) -> Result<Vec<Opening>, CliError> {
             all
         }
     };
-    match (&args.max_openings, &args.sample) {
+    match (args.max_openings, args.sample) {
         (Some(_), Some(_)) => {
-            return Err(CliError("give --max-openings or --sample, not both".into()));
+            return Err(error("give --max-openings or --sample, not both"));
         }
-        (Some(n), None) => {
-            openings.truncate(parse_in_range(n, "--max-openings", 1..=u32::MAX)? as usize);
-        }
+        (Some(n), None) => openings.truncate(n as usize),
         (None, Some(n)) => {
-            let n = parse_in_range(n, "--sample", 1..=u32::MAX)? as usize;
+            let n = n as usize;
             if n > openings.len() {
-                return Err(CliError(format!(
+                return Err(error(format!(
                     "--sample {n}: there are only {} openings to draw from",
                     openings.len()
                 )));
@@ -74,19 +60,15 @@ pub(super) fn openings(args: &MatchArgs) -> Result<Vec<Opening>, CliError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse;
     use super::*;
-    use crate::arena::config::MatchConfig;
     use std::collections::HashSet;
-
-    fn args(a: &[&str]) -> Vec<String> {
-        a.iter().map(|s| s.to_string()).collect()
-    }
 
     /// The openings of a match between two `self:` engines with the extra flags `extra`.
     fn openings_of(extra: &[&str]) -> Result<Vec<String>, CliError> {
         let mut a = vec!["--engine", "self:", "--engine", "self:", "--depth", "1"];
         a.extend_from_slice(extra);
-        MatchConfig::parse(&args(&a)).map(|c| c.openings.iter().map(Opening::compact).collect())
+        parse(&a).map(|c| c.openings.iter().map(Opening::compact).collect())
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The match's output files: checked writable before any engine starts, and replaced
-//! atomically, so that a crash or a kill never leaves half a file.
+//! Output files replaced atomically, so that a crash or a kill never leaves half a file, and
+//! checked writable before a long job starts (a match must not play for hours and then fail to
+//! write its results).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -14,7 +15,7 @@ fn directory_of(path: &Path) -> &Path {
 }
 
 /// The temporary file beside `path` that [`write_atomically`] renames over it: hidden, and
-/// named by the process so that two matches never share one.
+/// named by the process so that two jobs never share one.
 fn temporary_beside(path: &Path) -> io::Result<PathBuf> {
     let name = path
         .file_name()

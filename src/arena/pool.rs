@@ -6,7 +6,7 @@ use super::config::MatchConfig;
 use super::outcome::Played;
 use super::referee::play_game;
 use super::schedule::Job;
-use super::signals;
+use crate::sys::signals;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -22,16 +22,16 @@ pub enum Event {
 }
 
 /// The running workers and the channel of their events.
-pub struct Workers {
+pub struct Pool {
     /// Their events; it disconnects when the last worker has stopped.
     pub events: Receiver<Event>,
     stop: Arc<AtomicBool>,
     handles: Vec<JoinHandle<()>>,
 }
 
-impl Workers {
+impl Pool {
     /// Starts `count` workers playing `jobs` in order.
-    pub fn start(count: usize, jobs: VecDeque<Job>, config: Arc<MatchConfig>) -> Workers {
+    pub fn start(count: usize, jobs: VecDeque<Job>, config: Arc<MatchConfig>) -> Pool {
         let queue = Arc::new(Mutex::new(jobs));
         let stop = Arc::new(AtomicBool::new(false));
         let (sender, events) = channel::<Event>();
@@ -42,7 +42,7 @@ impl Workers {
                 std::thread::spawn(move || work(&queue, &stop, &config, &sender))
             })
             .collect();
-        Workers {
+        Pool {
             events,
             stop,
             handles,
