@@ -48,16 +48,6 @@ pub struct ServeConfig {
     pub book_path: Option<String>,
 }
 
-/// A switch as users write it: `on` or `off` (`--ponder`, GTP's `othello-engine-ponder`,
-/// NBoard's `set ponder`).
-pub fn on_off(text: &str) -> Result<bool, String> {
-    match text.trim() {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        other => Err(format!("bad switch '{other}': expected on or off")),
-    }
-}
-
 /// Serves `forced` (or the protocol the first non-empty line implies) on stdin/stdout until
 /// `quit` or end of input.
 pub fn serve(forced: Option<Protocol>, config: ServeConfig) {

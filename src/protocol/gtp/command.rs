@@ -2,7 +2,7 @@
 
 use crate::board::{Color, Move};
 use crate::game::clock::{GtpClock, GtpTimeSettings};
-use crate::game::notation::{decimal, integer, word};
+use crate::game::notation::{decimal, integer, on_off, word};
 use crate::search::LevelSetting;
 use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::{all_consuming, map_res, opt, rest};
@@ -226,8 +226,9 @@ fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
         "othello-engine-book" => no_arguments(args, C::ShowBook),
         "othello-engine-threads" => arguments(args, word, "a thread count")
             .and_then(|n| crate::search::parse_threads(n).map(C::SetThreads)),
-        "othello-engine-ponder" => arguments(args, word, "on or off")
-            .and_then(|v| crate::protocol::on_off(v).map(C::SetPonder)),
+        "othello-engine-ponder" => {
+            arguments(args, word, "on or off").and_then(|v| on_off(v).map(C::SetPonder))
+        }
         "othello-engine-set" => arguments(
             args,
             (terminated(word, space1), word),
