@@ -20,13 +20,6 @@ pub struct GtpSession {
     output: Output,
 }
 
-fn colour_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 impl GtpSession {
     /// A session at the start position with the command line's levels.
     pub fn new(levels: Levels, output: Output) -> GtpSession {
@@ -277,7 +270,7 @@ fn infer_pass(game: &mut GameRecord, color: Color) -> Result<(), String> {
     } else {
         Err(format!(
             "wrong color: {} is to move",
-            colour_name(position.side_to_move())
+            position.side_to_move()
         ))
     }
 }
