@@ -3,16 +3,19 @@
 //!
 //! One reader thread turns stdin into lines on a channel; searches run on their own thread
 //! (see [`worker::Worker`]) so that the next command can stop them; the session of the chosen
-//! protocol processes lines strictly in order. stdout carries protocol lines only.
+//! protocol processes lines strictly in order, and asks the play controller
+//! ([`play::Controller`]) for every search. stdout carries protocol lines only.
 
 pub mod gtp;
 mod io;
 pub mod nboard;
+pub mod play;
 pub mod worker;
 
 use crate::search::book::Book;
 use crate::search::{Levels, Searcher};
 pub use io::{Output, init_logging, spawn_stdin_reader};
+use play::Controller;
 use std::sync::Arc;
 use worker::Worker;
 
@@ -66,12 +69,13 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     });
     log::info!("serving {protocol:?} with levels: {}", config.levels);
     let output = Output::stdout();
+    let mut play = Controller::new(worker);
     match protocol {
         Protocol::NBoard => {
             let mut session = nboard::NBoardSession::new(config.levels, output);
             session.set_book_path(config.book_path.clone());
-            session.run(&mut worker)
+            session.run(&mut play)
         }
-        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut worker),
+        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut play),
     }
 }
