@@ -2,7 +2,8 @@
 
 use super::args::{LevelArgs, error};
 use super::error::CliError;
-use crate::protocol::{Protocol, ServeConfig, init_logging, on_off, serve};
+use crate::game::notation::on_off;
+use crate::protocol::{Protocol, ServeConfig, init_logging, serve};
 use crate::search::DEFAULT_HASH_MIB;
 use clap::Args;
 

@@ -1,4 +1,5 @@
-//! nom parsers shared by the protocols: words, numbers and NBoard/GGF move items.
+//! nom parsers shared by the protocols: words, numbers and NBoard/GGF move items, and the
+//! `on`/`off` switch users write.
 
 use crate::board::Move;
 use nom::branch::alt;
@@ -85,6 +86,16 @@ pub fn move_item(input: &str) -> IResult<&str, MoveItem> {
             seconds: seconds.flatten(),
         },
     ))
+}
+
+/// A switch as users write it: `on` or `off` (`--ponder`, GTP's `othello-engine-ponder`,
+/// NBoard's `set ponder`).
+pub fn on_off(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!("bad switch '{other}': expected on or off")),
+    }
 }
 
 #[cfg(test)]

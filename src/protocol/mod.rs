@@ -3,16 +3,19 @@
 //!
 //! One reader thread turns stdin into lines on a channel; searches run on their own thread
 //! (see [`worker::Worker`]) so that the next command can stop them; the session of the chosen
-//! protocol processes lines strictly in order. stdout carries protocol lines only.
+//! protocol processes lines strictly in order, and asks the play controller
+//! ([`play::Controller`]) for every search. stdout carries protocol lines only.
 
 pub mod gtp;
 mod io;
 pub mod nboard;
+pub mod play;
 pub mod worker;
 
 use crate::search::book::Book;
 use crate::search::{Levels, Searcher};
 pub use io::{Output, init_logging, spawn_stdin_reader};
+use play::Controller;
 use std::sync::Arc;
 use worker::Worker;
 
@@ -48,16 +51,6 @@ pub struct ServeConfig {
     pub book_path: Option<String>,
 }
 
-/// A switch as users write it: `on` or `off` (`--ponder`, GTP's `othello-engine-ponder`,
-/// NBoard's `set ponder`).
-pub fn on_off(text: &str) -> Result<bool, String> {
-    match text.trim() {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        other => Err(format!("bad switch '{other}': expected on or off")),
-    }
-}
-
 /// Serves `forced` (or the protocol the first non-empty line implies) on stdin/stdout until
 /// `quit` or end of input.
 pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
@@ -76,12 +69,13 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
     });
     log::info!("serving {protocol:?} with levels: {}", config.levels);
     let output = Output::stdout();
+    let mut play = Controller::new(worker);
     match protocol {
         Protocol::NBoard => {
             let mut session = nboard::NBoardSession::new(config.levels, output);
             session.set_book_path(config.book_path.clone());
-            session.run(&mut worker)
+            session.run(&mut play)
         }
-        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut worker),
+        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut play),
     }
 }

@@ -4,16 +4,20 @@
 //! [`Event::SearchFinished`] event, so no lock is held while thinking and a stop flag is the
 //! only thing shared with a running search.
 //!
-//! **Pondering.** A session that ponders hands the worker the plan of a ponder for after its
-//! move ([`Worker::ponder_after`], [`Worker::ponder_after_search`]); it starts once the searcher is free and no input waits,
-//! so it never comes between a command and its reply. Anything that needs the searcher
+//! The worker runs jobs; what a job is (a request's search, its limits, its lines) is the
+//! play controller's business ([`super::play`]).
+//!
+//! **Pondering.** The play controller hands the worker the plan of a ponder for after the
+//! engine's move ([`Worker::ponder_after`], [`Worker::ponder_after_search`]); it starts once
+//! the searcher is free and no input waits, so it never comes between a command and its
+//! reply. Anything that needs the searcher
 //! (a search, a wait for one, `quit`) stops it first, and so does a new position that is
 //! neither the ponder's root nor one move from it ([`Worker::position_changed`]); a ponder
 //! prints nothing, and it stops within a poll of the search (well under a millisecond of
 //! nodes), so no reply waits on it.
 
 use crate::board::{Move, Position};
-use crate::search::{Levels, Limits, SearchReport, Searcher, TimeBudget};
+use crate::search::{SearchReport, Searcher};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -38,37 +42,6 @@ pub type SearchJob = Box<dyn FnOnce(&mut Searcher) -> Option<SearchReport> + Sen
 /// flag; `None` when there is nothing to ponder (the game is over).
 pub type PonderPlan =
     Box<dyn FnOnce(&SearchReport, Arc<AtomicBool>) -> Option<(Position, SearchJob)> + Send>;
-
-/// The plan of a ponder after the engine's search of `position` (with `levels`, and `budget`,
-/// the engine's clock if one runs): [`Searcher::ponder`] on the position after the move
-/// played, the reply its principal variation expects first.
-pub fn ponder_plan(position: Position, levels: Levels, budget: Option<TimeBudget>) -> PonderPlan {
-    Box::new(move |report, stop| {
-        let root = position.play(report.best_move).ok()?;
-        if root.is_game_over() {
-            return None;
-        }
-        let expected = report.pv.get(1).copied();
-        let limits = Limits {
-            stop,
-            ..Limits::none()
-        };
-        let job: SearchJob = Box::new(move |searcher| {
-            let nodes = searcher.ponder(&root, expected, &levels, budget, &limits);
-            log::debug!("pondered {nodes} nodes ({})", ponder_name(&root, expected));
-            None
-        });
-        Some((root, job))
-    })
-}
-
-/// How a log line names a ponder.
-fn ponder_name(root: &Position, expected: Option<Move>) -> String {
-    match expected {
-        Some(m) if root.is_legal(m) => format!("expecting {m}"),
-        _ => "no expected reply".to_string(),
-    }
-}
 
 /// The input queue and the searcher, idle or lent to a running search.
 pub struct Worker {

@@ -1,41 +1,14 @@
-//! GTP commands: the grammar (nom) and the typed commands it gives.
+//! GTP commands: the grammar (nom), the typed commands it gives, and the one table that
+//! names them for `list_commands`, `known_command` and the parser.
 
 use crate::board::{Color, Move};
 use crate::game::clock::{GtpClock, GtpTimeSettings};
-use crate::game::notation::{decimal, integer, word};
+use crate::game::notation::{decimal, integer, on_off, word};
 use crate::search::LevelSetting;
 use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::{all_consuming, map_res, opt, rest};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
-
-/// The commands we answer, as `list_commands` prints them.
-pub const COMMANDS: [&str; 24] = [
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "showboard",
-    "final_score",
-    "time_settings",
-    "time_left",
-    "set_game",
-    "list_games",
-    "othello-engine-levels",
-    "othello-engine-set",
-    "othello-engine-book",
-    "othello-engine-threads",
-    "othello-engine-ponder",
-];
 
 /// A GTP command with its arguments checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,72 +142,114 @@ fn no_arguments(args: &str, command: GtpCommand) -> Result<GtpCommand, String> {
     }
 }
 
-fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
+/// How a command's arguments become the command, or the error to answer with.
+type ArgumentParser = fn(&str) -> Result<GtpCommand, String>;
+
+/// Every command we answer with the parser of its arguments: the one list that
+/// `list_commands` prints (in this order), `known_command` consults and [`parse_line`]
+/// dispatches on. A new command is a [`GtpCommand`] variant, a row here and its arm in the
+/// session.
+const TABLE: [(&str, ArgumentParser); 24] = {
     use GtpCommand as C;
-    match name {
-        "protocol_version" => no_arguments(args, C::ProtocolVersion),
-        "name" => no_arguments(args, C::Name),
-        "version" => no_arguments(args, C::Version),
-        "known_command" => {
-            arguments(args, word, "a command name").map(|w| C::KnownCommand(w.into()))
-        }
-        "list_commands" => no_arguments(args, C::ListCommands),
-        "quit" => no_arguments(args, C::Quit),
-        "boardsize" => arguments(args, integer, "a size").map(C::BoardSize),
-        "clear_board" => no_arguments(args, C::ClearBoard),
-        "komi" => arguments(args, decimal, "a number").map(|_| C::Komi),
-        "play" => arguments(
-            args,
-            (terminated(color, space1), gtp_move),
-            "a colour and a move, e.g. 'play black f5'",
-        )
-        .map(|(c, m)| C::Play(c, m)),
-        "genmove" => arguments(args, color, "a colour").map(C::GenMove),
-        "reg_genmove" => arguments(args, color, "a colour").map(C::RegGenMove),
-        "undo" => no_arguments(args, C::Undo),
-        "showboard" => no_arguments(args, C::ShowBoard),
-        "final_score" => no_arguments(args, C::FinalScore),
-        "time_settings" => arguments(
-            args,
-            (
-                terminated(seconds, space1),
-                terminated(seconds, space1),
-                stones,
-            ),
-            "main time, byo-yomi time and stones",
-        )
-        .map(|(main, byo_yomi, stones)| {
-            C::TimeSettings(GtpTimeSettings {
-                main,
-                byo_yomi,
-                stones,
+    [
+        ("protocol_version", |a| no_arguments(a, C::ProtocolVersion)),
+        ("name", |a| no_arguments(a, C::Name)),
+        ("version", |a| no_arguments(a, C::Version)),
+        ("known_command", |a| {
+            arguments(a, word, "a command name").map(|w| C::KnownCommand(w.into()))
+        }),
+        ("list_commands", |a| no_arguments(a, C::ListCommands)),
+        ("quit", |a| no_arguments(a, C::Quit)),
+        ("boardsize", |a| {
+            arguments(a, integer, "a size").map(C::BoardSize)
+        }),
+        ("clear_board", |a| no_arguments(a, C::ClearBoard)),
+        ("komi", |a| {
+            arguments(a, decimal, "a number").map(|_| C::Komi)
+        }),
+        ("play", |a| {
+            arguments(
+                a,
+                (terminated(color, space1), gtp_move),
+                "a colour and a move, e.g. 'play black f5'",
+            )
+            .map(|(c, m)| C::Play(c, m))
+        }),
+        ("genmove", |a| {
+            arguments(a, color, "a colour").map(C::GenMove)
+        }),
+        ("reg_genmove", |a| {
+            arguments(a, color, "a colour").map(C::RegGenMove)
+        }),
+        ("undo", |a| no_arguments(a, C::Undo)),
+        ("showboard", |a| no_arguments(a, C::ShowBoard)),
+        ("final_score", |a| no_arguments(a, C::FinalScore)),
+        ("time_settings", |a| {
+            arguments(
+                a,
+                (
+                    terminated(seconds, space1),
+                    terminated(seconds, space1),
+                    stones,
+                ),
+                "main time, byo-yomi time and stones",
+            )
+            .map(|(main, byo_yomi, stones)| {
+                C::TimeSettings(GtpTimeSettings {
+                    main,
+                    byo_yomi,
+                    stones,
+                })
             })
         }),
-        "time_left" => arguments(
-            args,
-            (
-                terminated(color, space1),
-                terminated(seconds, space1),
-                stones,
-            ),
-            "a colour, seconds and stones",
-        )
-        .map(|(c, seconds, stones)| C::TimeLeft(c, GtpClock { seconds, stones })),
-        "set_game" => arguments(args, rest, "a game name").map(|g| C::SetGame(g.trim().into())),
-        "list_games" => no_arguments(args, C::ListGames),
-        "othello-engine-levels" => no_arguments(args, C::ShowLevels),
-        "othello-engine-book" => no_arguments(args, C::ShowBook),
-        "othello-engine-threads" => arguments(args, word, "a thread count")
-            .and_then(|n| crate::search::parse_threads(n).map(C::SetThreads)),
-        "othello-engine-ponder" => arguments(args, word, "on or off")
-            .and_then(|v| crate::protocol::on_off(v).map(C::SetPonder)),
-        "othello-engine-set" => arguments(
-            args,
-            (terminated(word, space1), word),
-            "a setting and a value",
-        )
-        .and_then(|(s, v)| LevelSetting::parse(s, v).map(C::SetLevel)),
-        _ => Err("unknown command".into()),
+        ("time_left", |a| {
+            arguments(
+                a,
+                (
+                    terminated(color, space1),
+                    terminated(seconds, space1),
+                    stones,
+                ),
+                "a colour, seconds and stones",
+            )
+            .map(|(c, seconds, stones)| C::TimeLeft(c, GtpClock { seconds, stones }))
+        }),
+        ("set_game", |a| {
+            arguments(a, rest, "a game name").map(|g| C::SetGame(g.trim().into()))
+        }),
+        ("list_games", |a| no_arguments(a, C::ListGames)),
+        ("othello-engine-levels", |a| no_arguments(a, C::ShowLevels)),
+        ("othello-engine-set", |a| {
+            arguments(a, (terminated(word, space1), word), "a setting and a value")
+                .and_then(|(s, v)| LevelSetting::parse(s, v).map(C::SetLevel))
+        }),
+        ("othello-engine-book", |a| no_arguments(a, C::ShowBook)),
+        ("othello-engine-threads", |a| {
+            arguments(a, word, "a thread count")
+                .and_then(|n| crate::search::parse_threads(n).map(C::SetThreads))
+        }),
+        ("othello-engine-ponder", |a| {
+            arguments(a, word, "on or off").and_then(|v| on_off(v).map(C::SetPonder))
+        }),
+    ]
+};
+
+/// The commands we answer, as `list_commands` prints them: the names of the table.
+pub const COMMANDS: [&str; TABLE.len()] = {
+    let mut names = [""; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        names[i] = TABLE[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The command `name` with its arguments `args`, by the table's parser for it.
+fn command(name: &str, args: &str) -> Result<GtpCommand, String> {
+    match TABLE.iter().find(|(known, _)| *known == name) {
+        Some((_, parse)) => parse(args),
+        None => Err("unknown command".into()),
     }
 }
 
@@ -281,6 +296,75 @@ pub fn parse_line(line: &str) -> Option<GtpLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Which variant a command is. The match is exhaustive, so a new command fails to compile
+    /// here until it is counted, and then [`every_listed_name_is_a_command`] asks for its row.
+    fn variant(command: &GtpCommand) -> usize {
+        use GtpCommand as C;
+        match command {
+            C::ProtocolVersion => 0,
+            C::Name => 1,
+            C::Version => 2,
+            C::KnownCommand(_) => 3,
+            C::ListCommands => 4,
+            C::Quit => 5,
+            C::BoardSize(_) => 6,
+            C::ClearBoard => 7,
+            C::Komi => 8,
+            C::Play(..) => 9,
+            C::GenMove(_) => 10,
+            C::RegGenMove(_) => 11,
+            C::Undo => 12,
+            C::ShowBoard => 13,
+            C::FinalScore => 14,
+            C::TimeSettings(_) => 15,
+            C::TimeLeft(..) => 16,
+            C::SetGame(_) => 17,
+            C::ListGames => 18,
+            C::ShowLevels => 19,
+            C::SetLevel(_) => 20,
+            C::ShowBook => 21,
+            C::SetThreads(_) => 22,
+            C::SetPonder(_) => 23,
+        }
+    }
+
+    #[test]
+    fn every_listed_name_is_a_command() {
+        // Arguments that some command takes; each listed name must accept one of them.
+        let samples = [
+            "",
+            "8",
+            "black",
+            "black f5",
+            "0 1 0",
+            "black 10 0",
+            "othello",
+            "on",
+            "2",
+            "level 4",
+        ];
+        let mut seen = [false; 24];
+        for name in COMMANDS {
+            let parsed = samples.iter().find_map(|args| {
+                let line = parse_line(&format!("{name} {args}"))?;
+                line.command.ok()
+            });
+            let Some(parsed) = parsed else {
+                panic!("listed command '{name}' parses with none of the samples");
+            };
+            assert!(!seen[variant(&parsed)], "'{name}' gives a command twice");
+            seen[variant(&parsed)] = true;
+            // `known_command` and the parser agree.
+            assert_ne!(command(name, "x y z"), Err("unknown command".into()));
+        }
+        // Every command the parser gives comes from a listed name.
+        assert!(seen.iter().all(|&s| s), "a command is not listed: {seen:?}");
+        assert_eq!(COMMANDS.len(), seen.len());
+        for unlisted in ["frobnicate", "Genmove", "othello-engine", "help"] {
+            assert_eq!(command(unlisted, ""), Err("unknown command".into()));
+        }
+    }
 
     #[test]
     fn parses_ids_and_arguments() {

@@ -5,10 +5,8 @@ use crate::board::{Color, Move, Position};
 use crate::game::GameRecord;
 use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
 use crate::protocol::Output;
-use crate::protocol::worker::{Worker, ponder_plan};
-use crate::search::{Levels, limits_for};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use crate::protocol::play::{Controller, Think};
+use crate::search::Levels;
 use std::time::Instant;
 
 /// A GTP session: the game, the clocks and the levels.
@@ -18,13 +16,6 @@ pub struct GtpSession {
     time_settings: Option<GtpTimeSettings>,
     clocks: [Option<GtpClock>; 2],
     output: Output,
-}
-
-fn colour_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
 }
 
 impl GtpSession {
@@ -45,21 +36,21 @@ impl GtpSession {
     }
 
     /// Serves lines until `quit` or end of input.
-    pub fn run(&mut self, worker: &mut Worker) {
-        while let Some(line) = worker.next_line() {
+    pub fn run(&mut self, play: &mut Controller) {
+        while let Some(line) = play.next_line() {
             let Some(parsed) = parse_line(&line) else {
                 continue;
             };
             let quit = parsed.command == Ok(GtpCommand::Quit);
             let reply = parsed
                 .command
-                .and_then(|command| self.execute(command, worker));
+                .and_then(|command| self.execute(command, play));
             self.respond(parsed.id, reply);
             if quit {
                 break;
             }
         }
-        worker.stop();
+        play.stop();
     }
 
     fn respond(&self, id: Option<u64>, reply: Result<String, String>) {
@@ -83,7 +74,11 @@ impl GtpSession {
     }
 
     /// Carries out one command; the text of the reply or of the error.
-    pub fn execute(&mut self, command: GtpCommand, worker: &mut Worker) -> Result<String, String> {
+    pub fn execute(
+        &mut self,
+        command: GtpCommand,
+        play: &mut Controller,
+    ) -> Result<String, String> {
         use GtpCommand as C;
         match command {
             C::ProtocolVersion => Ok("2".into()),
@@ -97,9 +92,7 @@ impl GtpSession {
             C::ClearBoard => {
                 self.game = GameRecord::new(Position::start());
                 self.clocks = [None, None];
-                if let Some(searcher) = worker.searcher() {
-                    searcher.clear();
-                }
+                play.clear();
                 Ok(String::new())
             }
             C::Play(color, mv) => {
@@ -108,14 +101,14 @@ impl GtpSession {
                 next.play(mv, None, None)
                     .map_err(|_| format!("illegal move: {mv}"))?;
                 self.game = next;
-                worker.position_changed(&self.position());
+                play.position_changed(&self.position());
                 Ok(String::new())
             }
-            C::GenMove(color) => self.genmove(color, true, worker),
-            C::RegGenMove(color) => self.genmove(color, false, worker),
+            C::GenMove(color) => self.genmove(color, true, play),
+            C::RegGenMove(color) => self.genmove(color, false, play),
             C::Undo => {
                 if self.game.undo() {
-                    worker.position_changed(&self.position());
+                    play.position_changed(&self.position());
                     Ok(String::new())
                 } else {
                     Err("cannot undo".into())
@@ -155,18 +148,18 @@ impl GtpSession {
                 Ok(String::new())
             }
             C::SetPonder(on) => {
-                worker.set_ponder(on);
+                play.set_ponder(on);
                 Ok(String::new())
             }
             C::SetThreads(threads) => {
-                if let Some(searcher) = worker.searcher() {
+                if let Some(searcher) = play.searcher() {
                     searcher.set_threads(threads);
                 }
                 Ok(String::new())
             }
             C::ShowBook => {
                 let position = self.position();
-                let reports = worker
+                let reports = play
                     .searcher()
                     .and_then(|s| s.book_reports(&position))
                     .unwrap_or_default();
@@ -182,65 +175,33 @@ impl GtpSession {
         }
     }
 
-    fn genmove(&mut self, color: Color, play: bool, worker: &mut Worker) -> Result<String, String> {
+    /// `genmove` (`reg_genmove` when not `playing`): the controller's move for `color`, played
+    /// and charged to its clock when `playing`, then pondered on.
+    fn genmove(
+        &mut self,
+        color: Color,
+        playing: bool,
+        play: &mut Controller,
+    ) -> Result<String, String> {
         let mut next = self.game.clone();
         if next.current().is_game_over() {
             // Controllers may ask after the end (GoGui does); a pass is the honest answer.
             return Ok("pass".into());
         }
         infer_pass(&mut next, color)?;
-        let position = next.current();
         let started = Instant::now();
-        let mut searched = None;
-        let mv = if position.must_pass() {
-            Move::Pass
-        } else {
-            let stop = Arc::new(AtomicBool::new(false));
-            let budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
-            let limits = limits_for(&position, budget, stop.clone());
-            let levels = self.levels;
-            worker.start(
-                stop,
-                Box::new(move |searcher| {
-                    Some(searcher.think(&position, &levels, &limits, &mut |_| {}))
-                }),
-            );
-            // `quit` must not wait for a long search: it stops it, this reply goes out with
-            // the best move so far, then `quit` is answered in turn.
-            let is_quit =
-                |line: &str| parse_line(line).is_some_and(|l| l.command == Ok(GtpCommand::Quit));
-            match worker.wait_interruptible(&is_quit) {
-                Some(report) if position.is_legal(report.best_move) => {
-                    if report.book.is_some() {
-                        log::info!(
-                            "genmove: {} from the book ({:+.2})",
-                            report.best_move,
-                            report.value.discs()
-                        );
-                    }
-                    log::debug!(
-                        "genmove: {} at depth {} ({:+.2}), {} nodes in {:.3} s",
-                        report.best_move,
-                        report.depth,
-                        report.value.discs(),
-                        report.nodes,
-                        report.elapsed.as_secs_f64()
-                    );
-                    let mv = report.best_move;
-                    searched = Some(report);
-                    mv
-                }
-                _ => {
-                    // Never answer an illegal move: fall back to the first legal one.
-                    log::error!("the search gave no legal move; playing the first legal one");
-                    position
-                        .legal_squares()
-                        .first()
-                        .map_or(Move::Pass, |&sq| Move::Play(sq))
-                }
-            }
+        let mut think = Think {
+            position: next.current(),
+            levels: self.levels,
+            budget: gtp_budget(self.time_settings, self.clocks[color.index()]),
         };
-        if play {
+        // `quit` must not wait for a long search: it stops it, this reply goes out with the
+        // best move so far, then `quit` is answered in turn.
+        let is_quit =
+            |line: &str| parse_line(line).is_some_and(|l| l.command == Ok(GtpCommand::Quit));
+        let choice = play.genmove(think, &is_quit);
+        let mv = choice.mv;
+        if playing {
             next.play(mv, None, Some(started.elapsed().as_secs_f64()))
                 .map_err(|_| format!("internal error: {mv} is illegal"))?;
             self.game = next;
@@ -249,9 +210,10 @@ impl GtpSession {
                 let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
                 self.clocks[index] = Some(settings.charge(clock, started.elapsed().as_secs_f64()));
             }
-            if let Some(report) = searched {
-                let budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
-                worker.ponder_after(&report, ponder_plan(position, self.levels, budget));
+            if let Some(report) = &choice.report {
+                // The ponder thinks with the clock the engine's next move will have.
+                think.budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
+                play.ponder_after(report, think);
             }
         }
         Ok(match mv {
@@ -277,7 +239,7 @@ fn infer_pass(game: &mut GameRecord, color: Color) -> Result<(), String> {
     } else {
         Err(format!(
             "wrong color: {} is to move",
-            colour_name(position.side_to_move())
+            position.side_to_move()
         ))
     }
 }

@@ -14,6 +14,17 @@ pub fn nodestats_line(nodes: u64, elapsed: Duration) -> String {
     format!("nodestats {nodes} {:.6}", elapsed.as_secs_f64().max(1e-6))
 }
 
+/// The `=== <move>/<eval>/<seconds>` line that answers `go` with the move of `report`, found
+/// in `elapsed`.
+pub fn move_line(report: &SearchReport, elapsed: Duration) -> String {
+    format!(
+        "=== {}/{:.2}/{:.3}",
+        report.best_move.to_string().to_uppercase(),
+        report.value.discs(),
+        elapsed.as_secs_f64()
+    )
+}
+
 /// An `analysis <moves made> <eval>` line for `value`, the value of `position` for its side
 /// to move. The eval is given for Black, as NBoard's own engine gives it (the protocol's
 /// comment and its reference engine disagree; see protocol.md).

@@ -1,20 +1,17 @@
-//! The NBoard session: the game, the clocks, the levels and the running request, and what
-//! each command does.
+//! The NBoard session: the game, the clocks and the levels, and what each command does; the
+//! requests run on the play controller, and the session writes their lines.
 
 use super::command::{NBoardCommand, parse_command};
-use super::reply::{ENGINE_NAME, analysis_line, nodestats_line, search_line};
+use super::reply::{ENGINE_NAME, analysis_line, move_line, nodestats_line, search_line};
 use crate::board::Position;
 use crate::game::GameRecord;
 use crate::game::clock::{GgfClock, nboard_budget};
 use crate::game::ggf::{GgfGame, parse_ggf};
 use crate::protocol::Output;
-use crate::protocol::worker::{Worker, ponder_plan};
-use crate::search::{Levels, Limits, SearchReport, limits_for};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use crate::protocol::play::{Begun, Controller, Listener, Progress, Think};
+use crate::search::Levels;
 
-/// An NBoard session: the game, the clocks, the levels and the running request.
+/// An NBoard session: the game, the clocks and the levels.
 pub struct NBoardSession {
     game: GameRecord,
     clocks: [Option<GgfClock>; 2],
@@ -23,11 +20,6 @@ pub struct NBoardSession {
     levels: Levels,
     contempt: i64,
     output: Output,
-    /// Raised by `ping` so the running request prints nothing more (its `===` included).
-    cancelled: Arc<AtomicBool>,
-    /// Whether the running (or last) search answers a `hint` or `analyze`, which may run long
-    /// and owe nothing once a new request comes.
-    cancellable: bool,
     /// Where `learn` saves the book (none: learned lines last the session).
     book_path: Option<String>,
 }
@@ -42,8 +34,6 @@ impl NBoardSession {
             levels,
             contempt: 0,
             output,
-            cancelled: Arc::new(AtomicBool::new(false)),
-            cancellable: false,
             book_path: None,
         }
     }
@@ -62,45 +52,27 @@ impl NBoardSession {
         ));
     }
 
-    /// Makes way for a new request: a running `hint` or `analyze` is cancelled (it may run
-    /// long, and a new request makes its lines stale), a running `go` is waited for, since it
-    /// owes exactly one `===`.
-    fn make_way(&mut self, worker: &mut Worker) {
-        if self.cancellable && worker.is_searching() {
-            self.cancel(worker);
-        }
-        worker.wait();
-        self.cancellable = false;
-    }
-
     /// The position later commands relate to.
     pub fn position(&self) -> Position {
         self.game.current()
     }
 
     /// Serves lines until `quit` or end of input.
-    pub fn run(&mut self, worker: &mut Worker) {
-        while let Some(line) = worker.next_line() {
+    pub fn run(&mut self, play: &mut Controller) {
+        while let Some(line) = play.next_line() {
             match parse_command(&line) {
                 Some(NBoardCommand::Quit) => break,
-                Some(command) => self.execute(command, worker),
+                Some(command) => self.execute(command, play),
                 None => log::info!("ignored line: {line}"),
             }
         }
         // Stopped, not cancelled: a request cut short by the end of input still answers
         // with its best so far, which scripts piping a fixed input rely on.
-        worker.stop();
-    }
-
-    /// Stops the running request so that it prints nothing more.
-    fn cancel(&mut self, worker: &mut Worker) {
-        self.cancelled.store(true, Ordering::SeqCst);
-        worker.stop();
-        self.cancelled = Arc::new(AtomicBool::new(false));
+        play.stop();
     }
 
     /// Carries out one command.
-    pub fn execute(&mut self, command: NBoardCommand, worker: &mut Worker) {
+    pub fn execute(&mut self, command: NBoardCommand, play: &mut Controller) {
         match command {
             NBoardCommand::NBoard(version) => {
                 if version != 2 {
@@ -112,7 +84,7 @@ impl NBoardSession {
                 Ok(GgfGame { record, clocks }) => {
                     self.game = record;
                     self.clocks = clocks;
-                    worker.position_changed(&self.position());
+                    play.position_changed(&self.position());
                 }
                 Err(e) => log::warn!("set game refused, position unchanged: {}", e.0),
             },
@@ -120,7 +92,7 @@ impl NBoardSession {
                 if self.game.play(item.mv, item.eval, item.seconds).is_err() {
                     log::warn!("illegal move {} ignored", item.mv);
                 }
-                worker.position_changed(&self.position());
+                play.position_changed(&self.position());
             }
             NBoardCommand::SetDepth(depth) => {
                 match u32::try_from(depth)
@@ -141,179 +113,63 @@ impl NBoardSession {
                 // Kept for the record; the search scores draws as 0 for now.
                 self.contempt = contempt;
             }
-            NBoardCommand::SetPonder(on) => worker.set_ponder(on),
+            NBoardCommand::SetPonder(on) => play.set_ponder(on),
             NBoardCommand::Ping(n) => {
-                // A ponder prints nothing, so `pong` needs no stop of it: NBoard pings after
-                // every move, and stopping there would end each ponder at once.
-                if worker.is_searching() {
-                    self.cancel(worker);
-                }
+                // The running request prints nothing more (a `go` not even its `===`).
+                play.cancel_search();
                 self.output.line(&format!("pong {n}"));
             }
-            NBoardCommand::Go => self.go(worker),
-            NBoardCommand::Hint(n) => self.hint(n, worker),
-            NBoardCommand::Learn => self.learn(worker),
-            NBoardCommand::Analyze => self.analyze(worker),
-            NBoardCommand::Clear => {
-                self.make_way(worker);
-                if let Some(searcher) = worker.searcher() {
-                    searcher.clear();
-                }
+            NBoardCommand::Go => self.go(play),
+            NBoardCommand::Hint(n) => self.hint(n, play),
+            // The game goes into the book (saved to its file if it has one), then `learned`.
+            NBoardCommand::Learn => {
+                let positions = self.game.positions().to_vec();
+                play.learn(positions, self.book_path.clone(), self.listener());
             }
+            // NBoard's Analyze Game: `analysis <moves made> <eval>` for every position.
+            NBoardCommand::Analyze => {
+                let positions = self.game.positions().to_vec();
+                play.analyze(positions, self.levels, self.listener());
+            }
+            NBoardCommand::Clear => play.clear(),
             NBoardCommand::Quit => {}
         }
     }
 
-    fn go(&mut self, worker: &mut Worker) {
-        self.make_way(worker);
-        let position = self.position();
+    /// A listener that writes a request's progress as NBoard's lines.
+    fn listener(&self) -> Listener {
         let output = self.output.clone();
-        if position.legal_moves() == 0 {
-            // A forced pass (or a finished game, where no answer is legal): answer at once.
-            output.line("=== PA");
-            return;
-        }
-        let started = Instant::now();
-        let stop = Arc::new(AtomicBool::new(false));
-        let limits = limits_for(
-            &position,
-            nboard_budget(&self.clocks, &self.game),
-            stop.clone(),
-        );
-        let levels = self.levels;
-        let cancelled = self.cancelled.clone();
-        let budget = nboard_budget(&self.clocks, &self.game);
-        worker.start(
-            stop,
-            Box::new(move |searcher| {
-                let report = searcher.think(&position, &levels, &limits, &mut |r| {
-                    if !cancelled.load(Ordering::SeqCst) {
-                        output.line(&search_line(r));
-                    }
-                });
-                if !cancelled.load(Ordering::SeqCst) {
-                    let seconds = started.elapsed().as_secs_f64();
-                    output.line(&nodestats_line(report.nodes, started.elapsed()));
-                    output.line(&format!(
-                        "=== {}/{:.2}/{seconds:.3}",
-                        report.best_move.to_string().to_uppercase(),
-                        report.value.discs()
-                    ));
-                }
-                Some(report)
-            }),
-        );
-        worker.ponder_after_search(ponder_plan(position, levels, budget));
+        Box::new(move |progress| match progress {
+            Progress::Depth(report) => output.line(&search_line(report)),
+            Progress::Moved(report, elapsed) => {
+                output.line(&nodestats_line(report.nodes, elapsed));
+                output.line(&move_line(report, elapsed));
+            }
+            Progress::Searched(nodes, elapsed) => output.line(&nodestats_line(nodes, elapsed)),
+            Progress::Valued(moves_made, position, value) => {
+                output.line(&analysis_line(moves_made, position, value))
+            }
+            Progress::Learned => output.line("learned"),
+        })
     }
 
-    fn hint(&mut self, count: i64, worker: &mut Worker) {
-        self.make_way(worker);
-        let position = self.position();
-        let output = self.output.clone();
-        if count < 1 {
-            log::warn!("hint {count} ignored");
-            return;
-        }
-        if position.is_game_over() {
-            return;
-        }
-        if position.legal_moves() == 0 {
-            output.line("search PA 0.00 0 0");
-            return;
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        let limits = limits_for(&position, None, stop.clone());
-        let levels = self.levels;
-        let cancelled = self.cancelled.clone();
-        let count = usize::try_from(count).unwrap_or(usize::MAX);
-        self.cancellable = true;
-        worker.start(
-            stop,
-            Box::new(move |searcher| {
-                let started = Instant::now();
-                let mut print = |r: &SearchReport| {
-                    if !cancelled.load(Ordering::SeqCst) {
-                        output.line(&search_line(r));
-                    }
-                };
-                // In the book every move is listed, best first (not one drawn at random).
-                let (report, nodes) = if count > 1 || searcher.book_reports(&position).is_some() {
-                    searcher.top_moves(&position, &levels, &limits, count, &mut print)
-                } else {
-                    let r = searcher.think(&position, &levels, &limits, &mut print);
-                    let nodes = r.nodes;
-                    (Some(r), nodes)
-                };
-                if !cancelled.load(Ordering::SeqCst) {
-                    output.line(&nodestats_line(nodes, started.elapsed()));
-                }
-                report
-            }),
-        );
-    }
-
-    /// `learn`: the game goes into the book (its first positions out of the book valued by
-    /// searches; see [`crate::search::Searcher::learn`]), saved to the book's file if it has
-    /// one, then `learned`. A new request or `ping` cuts it short, keeping what was learned.
-    fn learn(&mut self, worker: &mut Worker) {
-        self.make_way(worker);
-        let positions = self.game.positions().to_vec();
-        let output = self.output.clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let cancelled = self.cancelled.clone();
-        let path = self.book_path.clone();
-        self.cancellable = true;
-        let flag = stop.clone();
-        worker.start(
-            stop,
-            Box::new(move |searcher| {
-                let added = searcher.learn(&positions, &flag);
-                log::info!("learn: {added} positions added to the book");
-                if added > 0
-                    && let (Some(path), Some(book)) = (&path, searcher.book())
-                    && let Err(e) = book.save(std::path::Path::new(path))
-                {
-                    log::error!("learn: {e}");
-                }
-                if !cancelled.load(Ordering::SeqCst) {
-                    output.line("learned");
-                }
-                None
-            }),
-        );
-    }
-
-    /// NBoard's Analyze Game: a value for every position of the game, from the last back to
-    /// the first (each search then finds the later positions' work in the table), as
-    /// `analysis <moves made> <eval>` lines. A new request or `ping` cancels it.
-    fn analyze(&mut self, worker: &mut Worker) {
-        self.make_way(worker);
-        let positions = self.game.positions().to_vec();
-        let output = self.output.clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let limits = Limits {
-            stop: stop.clone(),
-            ..Limits::none()
+    /// `go`: the engine's move, as `===` once searched (a forced pass at once).
+    fn go(&mut self, play: &mut Controller) {
+        let think = Think {
+            position: self.position(),
+            levels: self.levels,
+            budget: nboard_budget(&self.clocks, &self.game),
         };
-        let levels = self.levels;
-        let cancelled = self.cancelled.clone();
-        self.cancellable = true;
-        worker.start(
-            stop,
-            Box::new(move |searcher| {
-                let started = Instant::now();
-                let mut nodes = 0;
-                for (moves_made, position) in positions.iter().enumerate().rev() {
-                    let report = searcher.think(position, &levels, &limits, &mut |_| {});
-                    nodes += report.nodes;
-                    if !report.complete || cancelled.load(Ordering::SeqCst) {
-                        return None;
-                    }
-                    output.line(&analysis_line(moves_made, position, report.value));
-                }
-                output.line(&nodestats_line(nodes, started.elapsed()));
-                None
-            }),
-        );
+        if play.go(think, self.listener()) == Begun::Pass {
+            self.output.line("=== PA");
+        }
+    }
+
+    /// `hint <count>`: the best moves as `search` lines, then `nodestats`.
+    fn hint(&mut self, count: i64, play: &mut Controller) {
+        let listener = self.listener();
+        if play.hint(self.position(), self.levels, count, listener) == Begun::Pass {
+            self.output.line("search PA 0.00 0 0");
+        }
     }
 }
