@@ -79,7 +79,6 @@ mod threads;
 mod time;
 mod tt;
 
-pub use endgame::final_score;
 pub use levels::{
     DEFAULT_LEVEL, EndgameMode, LevelSetting, Levels, MAX_LEVEL, Phase, PhaseLevel, Play,
     SETTING_NAMES,
