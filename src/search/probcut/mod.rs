@@ -17,19 +17,22 @@
 //! full width.
 //!
 //! **Files.** This one: the selectivity levels and the cuts of a node (midgame and endgame).
-//! `table.rs`: the table of regressions and its text form. `calibrate.rs`: measuring it.
+//! `table.rs`: the table of regressions and its text form. `fit.rs`: fitting it to pairs of
+//! values. `calibrate.rs`: the searches that find the pairs.
 
 use crate::eval::{Evaluator, EvaluatorKind, Pattern};
 use std::fmt;
 use std::str::FromStr;
 
 mod calibrate;
+mod fit;
 mod table;
 
 pub use calibrate::{
-    CalibrationPairs, CalibrationSettings, ENDGAME_MAX_DEPTH, EndgameFit, MIN_EMPTIES, MIN_PAIRS,
-    Searched, calibrate, calibrate_endgame, fit, spread,
+    CalibrationSettings, ENDGAME_MAX_DEPTH, EndgameFit, MIN_EMPTIES, Searched, calibrate,
+    calibrate_endgame, spread,
 };
+pub use fit::{CalibrationPairs, MIN_PAIRS, fit};
 pub use table::{BUILT_IN, MpcTable, Regression};
 
 /// ProbCut starts at this many plies left; below, the shallow search would be the leaf.
