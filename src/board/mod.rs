@@ -20,6 +20,21 @@ pub const MAX_EMPTIES: u32 = 60;
 /// The four corner squares `a1`, `h1`, `a8` and `h8`, as a bitboard.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// The final disc difference for `player` when the game ends with these discs, under the
+/// standard rule: the empty squares go to the winner (none on a draw). The one definition:
+/// [`Position::final_score`], the solver's leaves and the book's finished games all use it.
+#[inline]
+pub fn final_score(player: u64, opponent: u64) -> i32 {
+    let own = player.count_ones() as i32;
+    let theirs = opponent.count_ones() as i32;
+    let empty = 64 - own - theirs;
+    match own.cmp(&theirs) {
+        std::cmp::Ordering::Greater => own - theirs + empty,
+        std::cmp::Ordering::Less => own - theirs - empty,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
 /// A side: black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
@@ -242,16 +257,10 @@ impl Position {
     }
 
     /// The final disc difference for the side to move under the standard rule: empty squares
-    /// go to the winner.
+    /// go to the winner ([`final_score`]).
+    #[inline]
     pub fn final_score(&self) -> i32 {
-        let own = self.player.count_ones() as i32;
-        let theirs = self.opponent.count_ones() as i32;
-        let empty = 64 - own - theirs;
-        match own.cmp(&theirs) {
-            std::cmp::Ordering::Greater => own - theirs + empty,
-            std::cmp::Ordering::Less => own - theirs - empty,
-            std::cmp::Ordering::Equal => 0,
-        }
+        final_score(self.player, self.opponent)
     }
 
     /// The position under board symmetry `sym` (0..8; 0 is the identity).
@@ -363,5 +372,7 @@ mod tests {
         assert_eq!(p.pass().final_score(), -62);
         let d = Position::from_colors(0b1, 0b10, Color::White).unwrap();
         assert_eq!(d.final_score(), 0);
+        assert_eq!(final_score(0b1000, 0b111), -62);
+        assert_eq!(final_score(0, 0), 0);
     }
 }

@@ -1,17 +1,18 @@
 //! `othello-engine mpc calibrate`: measures the Multi-ProbCut regressions of the search with
-//! the `pattern` evaluator (see `search/probcut.rs`) on positions of `datagen` files, and
-//! writes the table the engine builds in (`data/mpc-table.txt`).
+//! the `pattern` evaluator on positions of `datagen` files, and writes the table the engine
+//! builds in (`data/mpc-table.txt`). The searches and fits are `search/probcut/calibrate.rs`'s;
+//! this file reads the flags and the data, keeps the checkpoint and shows progress.
 
 use super::args::error;
 use super::args::{CliError, parse_in_range};
 use super::catch_signals;
 use crate::board::{Color, Position};
-use crate::eval::EvaluatorKind;
 use crate::eval::dataset::read_dataset;
+use crate::search::Limits;
 use crate::search::probcut::{
-    CALIBRATED_EVALUATOR, CalibrationPairs, MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGES, shallow_depth,
+    self, CALIBRATED_EVALUATOR, CalibrationSettings, ENDGAME_MAX_DEPTH, MAX_CALIBRATED_DEPTH,
+    MIN_DEPTH, MIN_EMPTIES, STAGES, Searched, shallow_depth, spread,
 };
-use crate::search::{Limits, PhaseLevel, Searcher, Value, WIN};
 use crate::sys::files::write_atomically;
 use crate::sys::progress::Progress;
 use crate::sys::signals::exit_if_caught;
@@ -22,8 +23,6 @@ use std::time::Instant;
 
 /// Where the table built into the engine lives.
 const DEFAULT_OUT: &str = "data/mpc-table.txt";
-/// Positions with fewer empties are the solver's, not the midgame search's.
-const MIN_EMPTIES: u32 = 14;
 
 /// `mpc` commands.
 #[derive(Subcommand, Debug)]
@@ -112,7 +111,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         chosen.len(),
         args.data.join(" ")
     );
-    let mut done_values = open_progress(
+    let done_values = open_progress(
         &progress_path,
         &header,
         args.resume,
@@ -129,44 +128,33 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         ..Limits::none()
     };
     let start = Instant::now();
-    let mut searcher = Searcher::new(hash, None);
-    let mut pairs = CalibrationPairs::default();
-    let mut nodes = 0u64;
     let resumed = done_values.iter().filter(|v| v.is_some()).count();
     if resumed > 0 {
         eprintln!("resuming: {resumed} positions already searched ({progress_path})");
     }
+    let settings = CalibrationSettings {
+        max_depth,
+        hash_mib: hash,
+    };
     let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), resumed);
-    for (i, position) in chosen.iter().enumerate() {
-        if let Some(values) = done_values[i].take() {
-            pairs.add(position.empty_count(), &values);
-            continue;
-        }
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
-        }
-        searcher.clear();
-        let depth = max_depth.min(position.empty_count() - 1);
-        let (values, searched) = values_by_depth(
-            &mut searcher,
-            position,
-            PhaseLevel {
-                depth,
-                eval: CALIBRATED_EVALUATOR,
-            },
-            max_depth,
-            &limits,
-        );
-        nodes += searched;
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
-        }
-        writeln!(progress, "{i} {}", progress_line(&values))
+    let pairs = probcut::calibrate(
+        &chosen,
+        done_values,
+        settings,
+        &limits,
+        |searched: Searched<'_>| {
+            writeln!(
+                progress,
+                "{} {}",
+                searched.index,
+                progress_line(searched.values)
+            )
             .and_then(|()| progress.flush())
             .map_err(|e| error(format!("cannot write {progress_path}: {e}")))?;
-        pairs.add(position.empty_count(), &values);
-        shown.show(i + 1, &format!("{nodes} nodes"));
-    }
+            shown.show(searched.index + 1, &format!("{} nodes", searched.nodes));
+            Ok::<(), CliError>(())
+        },
+    )?;
     shown.finish();
     exit_if_caught(
         "mpc calibrate",
@@ -204,36 +192,6 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
     let _ = std::fs::remove_file(&progress_path);
     println!("wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
-}
-
-/// `wanted` of `candidates` (all if fewer), spread evenly over them.
-fn spread<T: Copy>(candidates: &[T], wanted: usize) -> Vec<T> {
-    let step = (candidates.len() as f64 / wanted as f64).max(1.0);
-    (0..wanted.min(candidates.len()))
-        .map(|i| candidates[(i as f64 * step) as usize])
-        .collect()
-}
-
-/// The value of each finished depth of a full-width iterative deepening of `position` at
-/// `level` (its depth and evaluator) (`None` where proven or not reached; `slots` + 1
-/// entries), and the nodes searched.
-fn values_by_depth(
-    searcher: &mut Searcher,
-    position: &Position,
-    level: PhaseLevel,
-    slots: u32,
-    limits: &Limits,
-) -> (Vec<Option<i32>>, u64) {
-    let mut values = vec![None; slots as usize + 1];
-    let report = searcher.search(position, level, limits, &mut |r| {
-        if let Value::Estimate(v) = r.value
-            && v.abs() < WIN
-            && let Some(slot) = values.get_mut(r.depth as usize)
-        {
-            *slot = Some(v);
-        }
-    });
-    (values, report.nodes)
 }
 
 /// The searched values of one position on a progress line: one per depth, `-` for none.
@@ -317,13 +275,12 @@ fn open_progress(
 /// to it: `probcut::endgame_regression`). A few thousand positions take seconds.
 fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
     use crate::eval::dataset::FLAG_EXACT;
-    use crate::search::probcut::fit;
     let wanted = match &args.positions {
         Some(n) => parse_in_range(n, "positions", 1..=1_000_000)? as usize,
         None => 2000,
     };
-    let max_depth = 8u32;
-    let min_empties = crate::search::probcut::ENDGAME_MIN_EMPTIES;
+    let max_depth = ENDGAME_MAX_DEPTH;
+    let min_empties = probcut::ENDGAME_MIN_EMPTIES;
     let mut candidates = Vec::new();
     for path in &args.data {
         for s in read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))? {
@@ -332,7 +289,7 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
                 && position.empty_count() >= min_empties
                 && position.legal_moves() != 0
             {
-                candidates.push((position, s.value));
+                candidates.push((position, i32::from(s.value)));
             }
         }
     }
@@ -347,51 +304,20 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
         chosen.len(),
         candidates.len()
     );
-    let mut pairs = vec![vec![Vec::new(); max_depth as usize + 1]; 61];
     let hash = match &args.hash {
         Some(h) => parse_in_range(h, "hash", 1..=65_536)? as usize,
         None => 64,
     };
-    let mut searcher = Searcher::new(hash, None);
     let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), 0);
-    for (i, (position, exact)) in chosen.iter().enumerate() {
-        searcher.clear();
-        let n = position.empty_count();
-        let (mut values, _) = values_by_depth(
-            &mut searcher,
-            position,
-            PhaseLevel {
-                depth: max_depth,
-                eval: EvaluatorKind::PatternFull,
-            },
-            max_depth,
-            &Limits::none(),
-        );
-        // Depth 0: the static evaluation.
-        values[0] = Some(
-            crate::eval::pattern::full_weights().score(position.player(), position.opponent()),
-        );
-        for (d, v) in values.iter().enumerate() {
-            if let Some(v) = v {
-                pairs[n as usize][d].push((f64::from(*v), f64::from(*exact) * 100.0));
-            }
-        }
-        shown.show(i + 1, "");
-    }
+    let fits = probcut::calibrate_endgame(&chosen, hash, |done| shown.show(done, ""));
     shown.finish();
     println!("empties depth pairs slope offset sigma");
-    for (n, by_depth) in pairs.iter().enumerate().skip(min_empties as usize) {
-        for (d, depth_pairs) in by_depth.iter().enumerate() {
-            if let Some(r) = fit(depth_pairs) {
-                println!(
-                    "{n:>3} {d:>2} {:>5} {:.3} {:>7.1} {:>6.1}",
-                    depth_pairs.len(),
-                    r.slope,
-                    r.offset,
-                    r.sigma
-                );
-            }
-        }
+    for f in fits {
+        let (n, d, r) = (f.empties, f.depth, f.regression);
+        println!(
+            "{n:>3} {d:>2} {:>5} {:.3} {:>7.1} {:>6.1}",
+            f.pairs, r.slope, r.offset, r.sigma
+        );
     }
     Ok(())
 }

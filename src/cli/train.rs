@@ -1,31 +1,26 @@
 //! `othello-engine train`: fits the `pattern` weights to data files that `datagen` wrote, and
 //! reports the held-out error per stage beside that of other weights (`--compare`; by default
-//! the built-in ones) on the same positions.
+//! the built-in ones) on the same positions. The labels, the held-out games and the fits are
+//! `eval/train/`'s; this file reads the flags and the files, prints and writes the weights.
 
 use super::args::{CliError, parse_in_range};
 use super::args::{error, weights_file};
-use crate::eval::dataset::{Sample, read_dataset};
+use crate::eval::dataset::read_dataset;
 use crate::eval::features::{Counts, Shapes};
 use crate::eval::pattern::{
     COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, active_weights, wthor_weights,
 };
-use crate::eval::train::{Method, TrainSample, TrainSettings, stage_errors, train_weights};
+use crate::eval::train::{
+    self, DEFAULT_OPENING_EMPTIES, Method, TrainSettings, TrainingData, train_and_compare,
+};
 use clap::{Args, ValueEnum};
 use std::path::Path;
 use std::time::Instant;
 
 /// Where the weights built into the engine live.
 const DEFAULT_OUT: &str = "data/pattern-weights.bin";
-/// Games whose index is a multiple of this are held out to measure the error.
-const HOLDOUT_EVERY: u32 = 10;
-/// Flag bit of a sample whose value is exact.
-const EXACT: u8 = 1;
-/// Flag bit of a sample from a WTHOR game.
-const FROM_WTHOR: u8 = 2;
-/// Self-play positions with more empties are left out by default (the random openings).
-const DEFAULT_OPENING_EMPTIES: u8 = 48;
 
-/// Which label a position is trained on.
+/// Which label a position is trained on (the flag's words for [`train::Label`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Label {
     /// The exact value where known, else the mean of the search value and the game's ending.
@@ -107,16 +102,13 @@ fn fraction(text: &str, name: &str) -> Result<f32, CliError> {
     }
 }
 
-/// The training label of `sample`.
-fn target(sample: &Sample, label: Label) -> f32 {
-    let (value, ending) = (f32::from(sample.value), f32::from(sample.ending));
-    if sample.flags & EXACT != 0 {
-        return value;
-    }
-    match label {
-        Label::Mix => (value + ending) / 2.0,
-        Label::Value => value,
-        Label::Ending => ending,
+impl From<Label> for train::Label {
+    fn from(label: Label) -> train::Label {
+        match label {
+            Label::Mix => train::Label::Mix,
+            Label::Value => train::Label::Value,
+            Label::Ending => train::Label::Ending,
+        }
     }
 }
 
@@ -204,39 +196,24 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         }
     };
     let start = Instant::now();
-    let (mut train, mut validation) = (Vec::new(), Vec::new());
+    let mut data = TrainingData::default();
     for path in &args.data {
-        for sample in read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))? {
-            let s = TrainSample {
-                player: sample.player,
-                opponent: sample.opponent,
-                target: target(&sample, args.label),
-            };
-            if sample.flags & FROM_WTHOR == 0 && sample.empties > opening_empties {
-                continue;
-            }
-            // Whole games are held out, so that no held-out position has a twin in training.
-            if sample.game % HOLDOUT_EVERY == 0 {
-                validation.push(s);
-            } else {
-                train.push(s);
-            }
-        }
+        let samples = read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))?;
+        data.add(&samples, args.label.into(), opening_empties);
     }
-    if train.is_empty() {
+    if data.train.is_empty() {
         return Err(error("no training positions in the data"));
     }
     eprintln!(
         "{} training and {} held-out positions read in {:.1} s",
-        train.len(),
-        validation.len(),
+        data.train.len(),
+        data.validation.len(),
         start.elapsed().as_secs_f64()
     );
-    let old_errors = stage_errors(&layout, &validation, |p, o| old.score(p, o));
     println!(
         "stage  empties  positions  iterations  train-mae  held-out  held-out-mae  compare-mae (discs)"
     );
-    let weights = train_weights(layout.clone(), &train, &validation, settings, |r| {
+    let trained = train_and_compare(layout, &data, settings, old, |r, compare_mae| {
         println!(
             "{:>5}  {:>7}  {:>9}  {:>10}  {:>9.2}  {:>8}  {:>12.2}  {:>11.2}",
             r.stage,
@@ -246,20 +223,14 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             r.train_mae,
             r.validation_positions,
             r.validation_mae,
-            old_errors[r.stage].1
+            compare_mae
         );
     });
-    let all_new = stage_errors(&layout, &validation, |p, o| weights.score(p, o));
-    let mean = |e: &[(usize, f64)]| {
-        let n: usize = e.iter().filter(|x| x.0 > 0).map(|x| x.0).sum();
-        let total: f64 = e.iter().filter(|x| x.0 > 0).map(|x| x.0 as f64 * x.1).sum();
-        total / n.max(1) as f64
-    };
     println!(
         "held-out mean absolute error: {:.2} discs ({old_name} {:.2}, compare-mae above)",
-        mean(&all_new),
-        mean(&old_errors)
+        trained.held_out_mae, trained.compare_mae
     );
+    let weights = trained.weights;
     let bytes = weights.to_bytes();
     let temp = format!("{out}.tmp");
     std::fs::write(&temp, &bytes)

@@ -1,6 +1,6 @@
 //! The classic weighted-square evaluator of early Othello programs.
 
-use super::{EVAL_LIMIT, Evaluator, mirror_rows, table_sum};
+use super::evaluator::{EVAL_LIMIT, Evaluator, mirror_rows, table_sum};
 use crate::board::{Position, legal_moves};
 
 const SQUARE_VALUES: [i32; 64] = mirror_rows([

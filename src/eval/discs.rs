@@ -1,6 +1,6 @@
 //! The disc counters: the plainest evaluator and its mirror image.
 
-use super::Evaluator;
+use super::evaluator::Evaluator;
 use crate::board::Position;
 
 /// Own discs minus the opponent's, in hundredths of a disc.

@@ -15,7 +15,7 @@
 //!
 //! The weights file format and the built-in weight sets live in `weights.rs`.
 
-use super::Evaluator;
+use super::evaluator::Evaluator;
 use super::features::{
     COUNT_WEIGHTS, Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS,
     SHORT_DIAGONAL_LANES, SHORT_DIAGONAL_WEIGHTS, Shapes, count_features, pattern_sum,

@@ -1,6 +1,6 @@
 //! A four-criteria evaluator: disc parity, mobility, corner weight and stability weight.
 
-use super::{Evaluator, mirror_rows, table_sum};
+use super::evaluator::{Evaluator, mirror_rows, table_sum};
 use crate::board::{Position, legal_moves};
 
 const CORNER_WEIGHTS: [i32; 64] = mirror_rows([

@@ -4,7 +4,6 @@
 use super::Searcher;
 use super::levels::{Levels, Phase};
 use super::limits::Limits;
-use super::probcut::Selectivity;
 use super::report::SearchReport;
 use crate::board::{Move, Position};
 use std::sync::atomic::Ordering;
@@ -72,15 +71,11 @@ impl Searcher {
                 let mut pv = vec![mv];
                 pv.extend(reply.pv);
                 round.push(SearchReport {
-                    best_move: mv,
-                    value: reply.value.negate(),
                     depth: child_depth + 1,
                     pv,
                     nodes,
                     elapsed: reply.elapsed,
-                    complete: true,
-                    selectivity: Selectivity::FULL,
-                    book: None,
+                    ..SearchReport::immediate(mv, reply.value.negate())
                 });
             }
             round.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));

@@ -79,7 +79,6 @@ mod threads;
 mod time;
 mod tt;
 
-pub use endgame::final_score;
 pub use levels::{
     DEFAULT_LEVEL, EndgameMode, LevelSetting, Levels, MAX_LEVEL, Phase, PhaseLevel, Play,
     SETTING_NAMES,
@@ -351,17 +350,7 @@ impl Searcher {
             let i = self.rng.random_range(0..squares.len());
             Square::new(squares[i]).map_or(Move::Pass, Move::Play)
         };
-        SearchReport {
-            best_move,
-            value: Value::Estimate(0),
-            depth: 0,
-            pv: vec![best_move],
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            complete: true,
-            selectivity: Selectivity::FULL,
-            book: None,
-        }
+        SearchReport::immediate(best_move, Value::Estimate(0))
     }
 
     /// Handles positions with no move: a finished game or a forced pass. Returns the report, or
@@ -377,15 +366,8 @@ impl Searcher {
         }
         if position.is_game_over() {
             return Some(SearchReport {
-                best_move: Move::Pass,
-                value: Value::Exact(position.final_score()),
-                depth: 0,
                 pv: Vec::new(),
-                nodes: 0,
-                elapsed: Duration::ZERO,
-                complete: true,
-                selectivity: Selectivity::FULL,
-                book: None,
+                ..SearchReport::immediate(Move::Pass, Value::Exact(position.final_score()))
             });
         }
         let mut flip = |r: &SearchReport| progress(&pass_report(r));

@@ -78,6 +78,25 @@ pub struct SearchReport {
     pub book: Option<u32>,
 }
 
+impl SearchReport {
+    /// The report of a move decided without searching (a random move, a book move, a finished
+    /// game): `best_move` with `value`, depth 0, the line `best_move` alone, no nodes, no time,
+    /// complete, full width, not from the book. Others start from it with `..`.
+    pub fn immediate(best_move: Move, value: Value) -> SearchReport {
+        SearchReport {
+            best_move,
+            value,
+            depth: 0,
+            pv: vec![best_move],
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            complete: true,
+            selectivity: Selectivity::FULL,
+            book: None,
+        }
+    }
+}
+
 /// The report for a position that had to pass, built from the report of the position after
 /// the pass.
 pub(crate) fn pass_report(after: &SearchReport) -> SearchReport {

@@ -106,8 +106,6 @@ impl Searcher {
             .filter(|&m| position.is_legal(m))
             .unwrap_or(backup.best_move);
         let report = SearchReport {
-            best_move,
-            value,
             depth: n,
             pv: match value {
                 // Without a clock the line can be proven to its end; with one, the table's.
@@ -120,9 +118,7 @@ impl Searcher {
             },
             nodes,
             elapsed: start.elapsed(),
-            complete: true,
-            selectivity: Selectivity::FULL,
-            book: None,
+            ..SearchReport::immediate(best_move, value)
         };
         progress(&report);
         report

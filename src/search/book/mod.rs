@@ -29,7 +29,7 @@ mod play;
 #[cfg(test)]
 mod tests;
 
-use crate::board::{Move, Position, apply_symmetry, flips};
+use crate::board::{Move, Position, apply_symmetry, final_score, flips};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
@@ -231,7 +231,7 @@ impl Book {
         if best == i32::MIN {
             // No move at all: a finished game, scored.
             let (p, o) = key;
-            best = 100 * crate::search::final_score(p, o);
+            best = 100 * final_score(p, o);
         }
         memo.insert(key, best);
         best

@@ -3,23 +3,17 @@
 
 use super::{Book, BookMove, MIN_EMPTIES, depth_of};
 use crate::board::Position;
-use crate::search::{SearchReport, Searcher, Selectivity, Value};
+use crate::search::{SearchReport, Searcher, Value};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The report of book move `m` of `position`: its book value, the book's line after it, and
 /// the WTHOR games that reached the position after it.
 fn book_report(book: &Book, position: &Position, m: &BookMove, depth: u32) -> SearchReport {
     SearchReport {
-        best_move: m.mv,
-        value: Value::Estimate(m.value),
         depth,
         pv: book.line_after(position, m.mv),
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        complete: true,
-        selectivity: Selectivity::FULL,
         book: Some(m.games),
+        ..SearchReport::immediate(m.mv, Value::Estimate(m.value))
     }
 }
 

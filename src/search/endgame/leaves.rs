@@ -1,9 +1,9 @@
 //! The last empties (at `SHALLOW_EMPTIES` and fewer): null-window search in parity order,
 //! without the table or move lists, and the last two empties and the last one solved by hand.
 
+use super::Endgame;
 use super::ordering::odd_quadrant_squares;
-use super::{Endgame, final_score};
-use crate::board::{Bits, flips, last_flip_count, legal_moves};
+use crate::board::{Bits, final_score, flips, last_flip_count, legal_moves};
 
 impl Endgame<'_> {
     /// Null-window search with few empties: is the value above `alpha`? Fail-soft.

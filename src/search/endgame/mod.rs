@@ -1,9 +1,9 @@
 //! The exact endgame solver: the final disc difference under perfect play.
 //!
 //! **What it computes.** The score of a finished game is the disc difference with the empty
-//! squares given to the winner ([`final_score`]); it is always even. The solver finds it for
-//! the side to move, or only its sign (win/draw/loss), by alpha-beta over the whole remaining
-//! tree. All searches are fail-soft: a value outside the window is still a true bound.
+//! squares given to the winner ([`crate::board::final_score`]); it is always even. The solver
+//! finds it for the side to move, or only its sign (win/draw/loss), by alpha-beta over the
+//! whole remaining tree. All searches are fail-soft: a value outside the window is still a true bound.
 //!
 //! **Windows.** [`Endgame::solve_exact`] does not search the full -64..64 window. It starts
 //! with a window of width 2 around a guess (the searcher's score guess from a short `pattern`
@@ -66,7 +66,7 @@ use super::probcut::{self, Selectivity};
 use super::stability::stable_discs;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, Color, Position, flips, legal_moves};
+use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};
 use crate::eval::{Evaluator, PatternFull};
 use ordering::{MoveList, ORDER_SCALE, order_moves, reply_weight};
 
@@ -117,23 +117,6 @@ const PRESEARCHES: [Selectivity; 3] = [
 /// table (FFO #55, a draw: 13.8 G nodes against 18.0 G with sign-only pre-searches); far
 /// from it a sign-only pre-search is much cheaper (#49: 37 M nodes against 115 M).
 const WLD_EXACT_MARGIN: i32 = 4;
-
-/// The final score for `player` when the game ends in this position: the empty squares go to
-/// the winner.
-#[inline]
-pub fn final_score(player: u64, opponent: u64) -> i32 {
-    let p = player.count_ones() as i32;
-    let o = opponent.count_ones() as i32;
-    let e = 64 - p - o;
-    let diff = p - o;
-    if diff > 0 {
-        diff + e
-    } else if diff < 0 {
-        diff - e
-    } else {
-        0
-    }
-}
 
 /// The solver's state for one solve.
 pub(crate) struct Endgame<'a> {

@@ -68,7 +68,7 @@ pub(crate) struct Midgame<'a, E: Evaluator> {
     pub nodes: u64,
     pub stopper: &'a mut Stopper,
     /// The selectivity of this search; with a table (calibrated for `E`), nodes with a null
-    /// window try Multi-ProbCut cuts at `t` (see `probcut.rs`).
+    /// window try Multi-ProbCut cuts at `t` (see `probcut/`).
     pub selectivity: Selectivity,
     pub probcut: Option<&'a MpcTable>,
     /// With several threads, the moves being searched by others (see `threads.rs`).

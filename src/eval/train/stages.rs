@@ -1,13 +1,13 @@
-//! Training the `pattern` weights: least squares with L2 regularisation, fitted stage by stage
-//! over the sparse features (each position selects one weight per placement and per count,
-//! plus the bias). Each stage trains on the positions within a few empties of it, so
-//! neighbouring stages agree. Two solvers: the exact ridge fit by conjugate gradients (see
+//! Fitting the `pattern` weights stage by stage: least squares with L2 regularisation over
+//! the sparse features (each position selects one weight per placement and per count, plus
+//! the bias). Each stage trains on the positions within a few empties of it, so neighbouring
+//! stages agree. Two solvers: the exact ridge fit by conjugate gradients (see
 //! `least_squares.rs`; the default), and the stochastic gradient descent that made the
-//! weights before it. Making the labelled positions is `othello-engine datagen`'s.
+//! weights before it.
 
-use super::features::canonical_indices;
-use super::least_squares::{RidgeSettings, SparseRows, ridge_fit};
-use super::pattern::PatternWeights;
+use crate::eval::features::canonical_indices;
+use crate::eval::least_squares::{RidgeSettings, SparseRows, ridge_fit};
+use crate::eval::pattern::PatternWeights;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
@@ -170,6 +170,18 @@ pub fn stage_errors(
         .collect()
 }
 
+/// The mean of per-stage errors ([`stage_errors`]) weighted by their positions, stages
+/// without positions left out (0 when there are none).
+pub fn mean_error(errors: &[(usize, f64)]) -> f64 {
+    let n: usize = errors.iter().filter(|x| x.0 > 0).map(|x| x.0).sum();
+    let total: f64 = errors
+        .iter()
+        .filter(|x| x.0 > 0)
+        .map(|x| x.0 as f64 * x.1)
+        .sum();
+    total / n.max(1) as f64
+}
+
 /// Fits the weights of every stage to `train` and measures them on `validation`, calling
 /// `report` after each stage.
 pub fn train_weights(
@@ -252,37 +264,20 @@ pub fn train_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Bits, Position, flips};
+    use crate::eval::train::tests::random_games;
 
     #[test]
     fn training_on_a_tiny_set_reduces_the_error() {
         // Random games labelled by their final disc difference from each side to move's view.
-        let mut seed = 11u64;
         let mut samples = Vec::new();
-        for _ in 0..300 {
-            let mut position = Position::start();
-            let mut game = Vec::new();
-            while !position.is_game_over() {
-                if position.must_pass() {
-                    position = position.pass();
-                    continue;
-                }
-                game.push(position);
-                let moves: Vec<usize> = Bits(position.legal_moves()).collect();
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let sq = moves[(seed >> 33) as usize % moves.len()];
-                position =
-                    position.play_flips(1 << sq, flips(position.player(), position.opponent(), sq));
-            }
-            let end = position.final_score();
+        for (game, end) in random_games(300, 11) {
+            let score = end.final_score();
             for p in game {
-                let same_side = p.side_to_move() == position.side_to_move();
+                let same_side = p.side_to_move() == end.side_to_move();
                 samples.push(TrainSample {
                     player: p.player(),
                     opponent: p.opponent(),
-                    target: (if same_side { end } else { -end }) as f32,
+                    target: (if same_side { score } else { -score }) as f32,
                 });
             }
         }
@@ -296,19 +291,11 @@ mod tests {
             |_| {},
         );
         let after = stage_errors(&trained, &samples, |p, o| trained.score(p, o));
-        let mean = |e: &[(usize, f64)]| {
-            let n: usize = e.iter().map(|x| x.0).sum();
-            e.iter()
-                .filter(|x| x.0 > 0)
-                .map(|x| x.0 as f64 * x.1)
-                .sum::<f64>()
-                / n as f64
-        };
         assert!(
-            mean(&after) < 0.8 * mean(&before),
+            mean_error(&after) < 0.8 * mean_error(&before),
             "error {} before, {} after",
-            mean(&before),
-            mean(&after)
+            mean_error(&before),
+            mean_error(&after)
         );
     }
 }
