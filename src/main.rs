@@ -1,5 +1,12 @@
-//! The `othello-engine` binary: the command line (`cli`) does the rest.
+//! The `othello-engine` binary: the command line (`cli`) does the rest, once the CPU is known
+//! to run the build (`sys::cpu`).
 
-fn main() -> std::process::ExitCode {
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    if let Some(line) = othello_engine::sys::cpu::refusal() {
+        eprintln!("{line}");
+        return ExitCode::from(1);
+    }
     othello_engine::cli::main()
 }

@@ -6,7 +6,9 @@
 //!   the exit status after one, and SIGPIPE for commands that print reports.
 //! - [`progress`]: the progress of a long job on stderr: a bar on a terminal, else plain lines.
 //! - [`files`]: files replaced atomically, and checked writable beforehand.
+//! - [`cpu`]: the CPU the build assumes, checked at start.
 
+pub mod cpu;
 pub mod files;
 pub mod progress;
 pub mod signals;

@@ -70,9 +70,11 @@ pub fn exit_if_caught(job: &str, what: &str) {
 /// (an engine that dies must not end the tournament).
 pub fn end_quietly_on_closed_output() {
     // SAFETY: restoring the default action of one signal; no handler of ours is involved.
+    #[cfg(unix)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Windows has no SIGPIPE: a write to a closed pipe is an error there, as with it ignored.
 }
 
 #[cfg(test)]

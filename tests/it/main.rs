@@ -19,6 +19,7 @@ mod eval_scale;
 mod layers;
 mod perft;
 mod ponder;
+mod portable;
 mod protocol_fuzz;
 mod protocol_grhino;
 mod protocol_gtp;
