@@ -280,8 +280,8 @@ mod tests {
                 .unwrap()
                 .ponders()
         );
-        assert!(EngineSpec::parse("self:--ponder on").unwrap().ponders());
-        assert!(!EngineSpec::parse("self:--ponder off").unwrap().ponders());
+        assert!(EngineSpec::parse("self:--ponder=on").unwrap().ponders());
+        assert!(!EngineSpec::parse("self:--ponder=off").unwrap().ponders());
         assert_eq!(EngineSpec::parse("gtp:x --threads 8").unwrap().threads(), 1);
         let s = EngineSpec::parse("self:--book builtin --book-randomness 0").unwrap();
         assert_eq!(

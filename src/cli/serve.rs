@@ -15,9 +15,10 @@ pub struct ServeArgs {
     /// Append a debug log to FILE (nothing is logged to stderr by default: NBoard reads it).
     #[arg(long, value_name = "FILE")]
     log_file: Option<String>,
-    /// Think on the opponent's time after each move (`--ponder` or `--ponder on`; default
-    /// off).
-    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", value_parser = on_off)]
+    /// Think on the opponent's time after each move: `--ponder` or `--ponder=on|off` (default
+    /// off). The value takes `=`, so that a word after the flag is never read as its value
+    /// (`othello-engine --ponder gtp`).
+    #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on", value_parser = on_off)]
     ponder: Option<bool>,
 }
 

@@ -44,12 +44,12 @@ fn a_pondering_gtp_engine_answers_at_once() {
     for ponder in ["off", "on"] {
         let log = dir.join(format!("gtp-{ponder}.log"));
         let log_arg = log.to_string_lossy().into_owned();
+        let ponder_flag = format!("--ponder={ponder}");
         let mut s = Server::start(&[
             "gtp",
             "--threads",
             "1",
-            "--ponder",
-            ponder,
+            &ponder_flag,
             "--no-book",
             "--log-file",
             &log_arg,

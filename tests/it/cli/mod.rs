@@ -177,7 +177,8 @@ fn search_commands_refuse_bad_input_with_status_2() {
             "bad thread count",
         ),
         (vec!["bench", "--threads", "many"], "bad thread count"),
-        (vec!["gtp", "--ponder", "maybe"], "bad switch 'maybe'"),
+        (vec!["gtp", "--ponder=maybe"], "bad switch 'maybe'"),
+        (vec!["gtp", "--ponder", "on"], "unknown option 'on'"),
         (vec!["nboard", "--ponder=yes"], "bad switch 'yes'"),
     ];
     for (args, needle) in cases {
