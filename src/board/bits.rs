@@ -45,6 +45,13 @@ pub fn has_avx2() -> bool {
     cfg!(target_feature = "avx2") || std::is_x86_feature_detected!("avx2")
 }
 
+/// Whether this CPU runs BMI2 (`pext`, for the evaluation's bit gathers), as [`has_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn has_bmi2() -> bool {
+    cfg!(target_feature = "bmi2") || std::is_x86_feature_detected!("bmi2")
+}
+
 /// [`legal_moves`] with the four direction families in the four lanes of one AVX2 register:
 /// the same parallel-prefix fill, a quarter of the instructions.
 #[cfg(target_arch = "x86_64")]

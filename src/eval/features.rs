@@ -295,17 +295,16 @@ pub(super) fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
 }
 
 /// The sum of the weights in `table` (one stage's, quantized) that the placements select for `player` to move,
-/// computed from scratch (no [`FeatureState`]): by bit gathers where the processor has them.
+/// computed from scratch (no [`FeatureState`]): by bit gathers where the processor has them
+/// (BMI2, asked at run time: the build targets a baseline without it).
 #[inline]
 pub fn pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        gather::pattern_sum(table, player, opponent)
+    #[cfg(target_arch = "x86_64")]
+    if crate::board::has_bmi2() {
+        // SAFETY: the CPU has BMI2, checked just above.
+        return unsafe { gather::pattern_sum(table, player, opponent) };
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        slow_pattern_sum(table, player, opponent)
-    }
+    slow_pattern_sum(table, player, opponent)
 }
 
 /// [`pattern_sum`] square by square: the reference the fast paths are tested against.
@@ -320,7 +319,7 @@ pub fn slow_pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
 
 /// Indices by BMI2's `pext`: a placement's squares, seen under a symmetry that lists them in
 /// ascending order, are gathered into a bit mask whose base-3 reading is a table lookup.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[cfg(target_arch = "x86_64")]
 mod gather {
     use super::{MAX_SHAPE, PLACEMENTS, TABLES};
     use crate::board::apply_symmetry;
@@ -376,7 +375,7 @@ mod gather {
         groups
     });
 
-    #[inline]
+    #[target_feature(enable = "bmi2")]
     pub(super) fn pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
         use std::arch::x86_64::_pext_u64;
         let mut sum = 0i32;
@@ -384,8 +383,7 @@ mod gather {
             let p = apply_symmetry(player, *sym);
             let o = apply_symmetry(opponent, *sym);
             for g in group {
-                // SAFETY: compiled only where the target has BMI2.
-                let (pm, om) = unsafe { (_pext_u64(p, g.mask), _pext_u64(o, g.mask)) };
+                let (pm, om) = (_pext_u64(p, g.mask), _pext_u64(o, g.mask));
                 let index = u32::from(TERNARY[pm as usize]) + 2 * u32::from(TERNARY[om as usize]);
                 sum += i32::from(table[(g.offset + index) as usize]);
             }
