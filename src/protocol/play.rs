@@ -195,6 +195,18 @@ impl Controller {
             .start(stop, Box::new(move |searcher| job(searcher, &limits)));
     }
 
+    /// Makes way for a request without a deadline that the next request may cancel (an
+    /// analysis, learning): its voice and its limits (a stop flag of its own).
+    fn begin_unbounded(&mut self, listener: Listener) -> (Voice, Limits) {
+        self.make_way();
+        self.cancellable = true;
+        let limits = Limits {
+            stop: fresh_stop(),
+            ..Limits::none()
+        };
+        (self.voice(listener), limits)
+    }
+
     /// A listener bound to the cancel flag of the request about to start.
     fn voice(&self, listener: Listener) -> Voice {
         Voice {
@@ -327,13 +339,7 @@ impl Controller {
     /// the first (each search then finds the later positions' work in the table), then the
     /// nodes. Cut short, it tells nothing more.
     pub fn analyze(&mut self, positions: Vec<Position>, levels: Levels, listener: Listener) {
-        self.make_way();
-        let mut voice = self.voice(listener);
-        self.cancellable = true;
-        let limits = Limits {
-            stop: fresh_stop(),
-            ..Limits::none()
-        };
+        let (mut voice, limits) = self.begin_unbounded(listener);
         self.launch(limits, move |searcher, limits| {
             let started = Instant::now();
             let mut nodes = 0;
@@ -359,13 +365,7 @@ impl Controller {
         book_path: Option<String>,
         listener: Listener,
     ) {
-        self.make_way();
-        let mut voice = self.voice(listener);
-        self.cancellable = true;
-        let limits = Limits {
-            stop: fresh_stop(),
-            ..Limits::none()
-        };
+        let (mut voice, limits) = self.begin_unbounded(listener);
         self.launch(limits, move |searcher, limits| {
             let added = searcher.learn(&positions, &limits.stop);
             log::info!("learn: {added} positions added to the book");
