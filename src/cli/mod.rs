@@ -19,7 +19,7 @@ mod train;
 
 use crate::eval::EvaluatorKind;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use error::CliError;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -88,6 +88,39 @@ enum Command {
     Book(book::BookCommand),
 }
 
+/// The command line with a server's flags moved after its command: `othello-engine --threads 2
+/// gtp` reads as `othello-engine gtp --threads 2`, as users put flags before the command too.
+/// The words before `nboard` or `gtp` must all be the servers' flags and their values (a flag
+/// whose value is not joined by `=` takes the next word); anything else is left for clap to
+/// refuse as it is.
+fn servers_command_first(mut words: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let command = Cli::command();
+    let mut i = 1;
+    while let Some(word) = words.get(i).and_then(|w| w.to_str()) {
+        if word == "nboard" || word == "gtp" {
+            if i > 1 {
+                words[1..=i].rotate_right(1);
+            }
+            break;
+        }
+        let Some(flag) = word.strip_prefix("--") else {
+            break;
+        };
+        let (name, joined) = match flag.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (flag, false),
+        };
+        let Some(arg) = command.get_arguments().find(|a| a.get_long() == Some(name)) else {
+            break;
+        };
+        let takes_a_word = arg.get_action().takes_values()
+            && !arg.is_require_equals_set()
+            && arg.get_num_args().is_none_or(|n| n.min_values() > 0);
+        i += if takes_a_word && !joined { 2 } else { 1 };
+    }
+    words
+}
+
 /// The line of `--help` that names the evaluators, from the registry (`EvaluatorKind::ALL`).
 fn evaluators_help() -> String {
     let names: Vec<&str> = EvaluatorKind::ALL.iter().map(|k| k.name()).collect();
@@ -96,7 +129,7 @@ fn evaluators_help() -> String {
 
 /// Runs the command line of this process; the exit status to return.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(servers_command_first(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();
@@ -189,6 +222,32 @@ fn usage_error(e: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(line: &str) -> Vec<std::ffi::OsString> {
+        line.split(' ').map(Into::into).collect()
+    }
+
+    #[test]
+    fn server_flags_before_the_command_read_as_after_it() {
+        for (given, read) in [
+            ("oe --threads 2 gtp", "oe gtp --threads 2"),
+            ("oe --ponder gtp --level 3", "oe gtp --ponder --level 3"),
+            (
+                "oe --ponder=off --hash 8 nboard",
+                "oe nboard --ponder=off --hash 8",
+            ),
+            ("oe --log-file gtp nboard", "oe nboard --log-file gtp"),
+            ("oe gtp --threads 2", "oe gtp --threads 2"),
+            ("oe --threads 2 solve x.obf", "oe --threads 2 solve x.obf"),
+            ("oe --threads 2", "oe --threads 2"),
+            ("oe --nonsense gtp", "oe --nonsense gtp"),
+        ] {
+            assert_eq!(servers_command_first(words(given)), words(read), "{given}");
+        }
+        let cli = Cli::try_parse_from(servers_command_first(words("oe --ponder --threads 3 gtp")))
+            .expect("parses");
+        assert!(matches!(cli.command, Some(Command::Gtp(_))));
+    }
     use clap::CommandFactory;
 
     #[test]
