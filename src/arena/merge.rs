@@ -165,6 +165,8 @@ mod tests {
                     forfeit: None,
                     black_seconds: None,
                     white_seconds: None,
+                    black_peak_kib: None,
+                    white_peak_kib: None,
                 })
                 .collect(),
         }

@@ -178,6 +178,9 @@ pub struct Game {
     pub black_margin: i32,
     /// How it ended.
     pub ending: Ending,
+    /// Each engine's (black, white) most resident memory up to the end of the game, in KiB,
+    /// where the system tells.
+    pub peak_memory_kib: [Option<u64>; 2],
 }
 
 impl Game {
@@ -188,6 +191,7 @@ impl Game {
             record: opening.record(),
             black_margin: 0,
             ending: Ending::Finished,
+            peak_memory_kib: [None; 2],
         }
     }
 

@@ -26,6 +26,8 @@ fn row_of(played: &Played, config: &MatchConfig) -> GameRow {
         forfeit: played.game.ending.forfeit_text(),
         black_seconds: Some(played.game.think_seconds(Color::Black)),
         white_seconds: Some(played.game.think_seconds(Color::White)),
+        black_peak_kib: played.game.peak_memory_kib[0],
+        white_peak_kib: played.game.peak_memory_kib[1],
     }
 }
 

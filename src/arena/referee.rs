@@ -52,6 +52,13 @@ impl Player {
         })
     }
 
+    fn peak_memory_kib(&self) -> Option<u64> {
+        match self {
+            Player::Gtp(engine) => engine.peak_memory_kib(),
+            Player::NBoard(engine) => engine.peak_memory_kib(),
+        }
+    }
+
     fn protocol(&self) -> EngineProtocol {
         match self {
             Player::Gtp(_) => EngineProtocol::Gtp,
@@ -80,7 +87,8 @@ pub fn play_game(
     let result = start_both(specs).and_then(|mut engines| {
         let outcome = setup(&mut engines, opening, controls)
             .and_then(|()| play_out(&mut engines, &mut game, names, controls, margin));
-        for engine in engines {
+        for (engine, peak) in engines.into_iter().zip(&mut game.peak_memory_kib) {
+            *peak = engine.peak_memory_kib();
             engine.quit();
         }
         outcome

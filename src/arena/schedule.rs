@@ -215,6 +215,8 @@ mod tests {
             forfeit: None,
             black_seconds: None,
             white_seconds: None,
+            black_peak_kib: None,
+            white_peak_kib: None,
         };
         let previous = |games: Vec<GameRow>| Results {
             engines: vec!["e0".into(), "e1".into()],

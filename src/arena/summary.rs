@@ -14,7 +14,7 @@ pub fn elo_text(e: Option<EloEstimate>) -> String {
 
 /// The closing summary: per pairing W/D/L, score, disc margin, Elo, pentanomial, LOS, and the
 /// SPRT when one ran (with its verdict); then each engine's thinking time per game, mean and
-/// most, when the results give it.
+/// most, and its peak memory in the first and last games, when the results give them.
 pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
     let mut out = format!("finished {} games", results.games.len());
     let forfeits = results.forfeits();
@@ -66,6 +66,24 @@ pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
         .collect();
     if !times.is_empty() {
         out += &format!("\nthinking time per game: {}", times.join("; "));
+    }
+    let memory: Vec<String> = results
+        .peak_memory()
+        .into_iter()
+        .map(|m| {
+            let mb = |kib: u64| kib as f64 * 1024.0 / 1e6;
+            format!(
+                "{} {:.1} MB in the first {} games, {:.1} MB in the last {}",
+                m.engine,
+                mb(m.first_kib),
+                m.window,
+                mb(m.last_kib),
+                m.window
+            )
+        })
+        .collect();
+    if !memory.is_empty() {
+        out += &format!("\npeak memory: {}", memory.join("; "));
     }
     out
 }

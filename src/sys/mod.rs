@@ -7,8 +7,10 @@
 //! - [`progress`]: the progress of a long job on stderr: a bar on a terminal, else plain lines.
 //! - [`files`]: files replaced atomically, and checked writable beforehand.
 //! - [`cpu`]: the CPU the build assumes, checked at start.
+//! - [`memory`]: the most memory a process has held (an engine's, after a game).
 
 pub mod cpu;
 pub mod files;
+pub mod memory;
 pub mod progress;
 pub mod signals;

@@ -116,6 +116,11 @@ impl GtpEngine {
         self.skipped += 1;
     }
 
+    /// The most resident memory the engine process has held so far, in KiB.
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        self.process.peak_memory_kib()
+    }
+
     /// Sends `quit`, gives the engine a moment to exit, and stops it.
     pub fn quit(mut self) {
         let _ = self.send("quit", QUIT_TIMEOUT);

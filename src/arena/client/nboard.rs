@@ -71,6 +71,11 @@ impl NBoardEngine {
         }
     }
 
+    /// The most resident memory the engine process has held so far, in KiB.
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        self.process.peak_memory_kib()
+    }
+
     /// Sends `quit` and stops the engine (after a moment to exit on its own).
     pub fn quit(mut self) {
         let _ = self.process.write_line("quit");

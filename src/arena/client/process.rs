@@ -187,6 +187,12 @@ impl EngineProcess {
         written.map_err(|_| self.exited())
     }
 
+    /// The most resident memory the engine process has held so far, in KiB, where the system
+    /// tells ([`crate::sys::memory`]).
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        crate::sys::memory::peak_resident_kib(self.child.id())
+    }
+
     /// The next line the engine writes, waiting until `deadline` at the most; an interrupted
     /// match ends the wait at once.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {

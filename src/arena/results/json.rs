@@ -51,6 +51,8 @@ struct GameIn {
     forfeit: Option<String>,
     black_seconds: Option<f64>,
     white_seconds: Option<f64>,
+    black_peak_kib: Option<f64>,
+    white_peak_kib: Option<f64>,
 }
 
 /// The file as read: the pairings are left out; files written before the schedule fields
@@ -285,6 +287,18 @@ pub fn read(text: &str) -> Result<Results, String> {
                     GameRow::read(n, g.opening, g.black, g.white, g.black_margin, g.forfeit)
                 })
                 .and_then(|row| row.with_think_seconds(g.black_seconds, g.white_seconds))
+                .and_then(|row| {
+                    let kib = |value: Option<f64>, key| {
+                        value
+                            .map(|v| whole_number(v, key).map(|k| k as u64))
+                            .transpose()
+                    };
+                    Ok(GameRow {
+                        black_peak_kib: kib(g.black_peak_kib, "black_peak_kib")?,
+                        white_peak_kib: kib(g.white_peak_kib, "white_peak_kib")?,
+                        ..row
+                    })
+                })
                 .map_err(|e| format!("game {} of the list: {e}", k + 1))
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -55,6 +55,8 @@ mod tests {
             forfeit: forfeit.map(str::to_string),
             black_seconds: None,
             white_seconds: None,
+            black_peak_kib: None,
+            white_peak_kib: None,
         };
         let timed = GameRow {
             black_seconds: Some(4.5),
@@ -105,6 +107,57 @@ mod tests {
             let text = csv.replace("4.500", bad);
             assert!(read_results(&text).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn engines_peak_memory_is_kept_in_json_and_compared_first_games_to_last() {
+        let mut results = sample();
+        results.games = (1..=300)
+            .map(|number| GameRow {
+                number,
+                opening: "start".into(),
+                black: if number % 2 == 1 { "one" } else { "two" }.into(),
+                white: if number % 2 == 1 { "two" } else { "one" }.into(),
+                black_margin: 0,
+                forfeit: None,
+                black_seconds: None,
+                white_seconds: None,
+                // Engine one grows by 1 KiB a game; engine two gives no figure after game 10.
+                black_peak_kib: Some(if number % 2 == 1 {
+                    80_000 + number as u64
+                } else {
+                    70_000
+                })
+                .filter(|_| number % 2 == 1 || number <= 10),
+                white_peak_kib: Some(if number % 2 == 1 {
+                    70_000
+                } else {
+                    80_000 + number as u64
+                })
+                .filter(|_| number % 2 == 0 || number <= 10),
+            })
+            .collect();
+        results.engines = vec!["one".into(), "two".into()];
+        results.scheduled = Some(300);
+        results.shard = None;
+        let json = results_text(&results, true);
+        assert!(json.contains("\"black_peak_kib\": 80001"), "{json}");
+        assert_eq!(read_results(&json), Ok(results.clone()));
+        let memory = results.peak_memory();
+        assert_eq!(memory.len(), 2);
+        assert_eq!(
+            (memory[0].window, memory[0].first_kib, memory[0].last_kib),
+            (100, 80_100, 80_300)
+        );
+        // Ten figures for engine two: windows of five.
+        assert_eq!((memory[1].window, memory[1].first_kib), (5, 70_000));
+        let text = crate::arena::summary::summary(&results, None);
+        assert!(
+            text.ends_with("peak memory: one 82.0 MB in the first 100 games, 82.2 MB in the last 100; two 71.7 MB in the first 5 games, 71.7 MB in the last 5"),
+            "{text}"
+        );
+        let bad = json.replace("\"black_peak_kib\": 80001", "\"black_peak_kib\": -3");
+        assert!(read_results(&bad).is_err());
     }
 
     /// Files written before the JSON moved to serde (tests/fixtures/results/README.md).

@@ -32,6 +32,13 @@ pub struct GameRow {
     /// White's thinking time over the game, in seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub white_seconds: Option<f64>,
+    /// The most resident memory black's engine process held up to the end of the game, in
+    /// KiB (where the system tells; JSON files only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_peak_kib: Option<u64>,
+    /// The same for white's engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_peak_kib: Option<u64>,
 }
 
 impl GameRow {
@@ -67,6 +74,8 @@ impl GameRow {
             forfeit: forfeit.filter(|f| !f.is_empty()),
             black_seconds: None,
             white_seconds: None,
+            black_peak_kib: None,
+            white_peak_kib: None,
         })
     }
 
@@ -89,6 +98,20 @@ impl GameRow {
             ..self
         })
     }
+}
+
+/// One engine's memory over a match: the most its process held in any of the first games,
+/// and in any of the last (by game number), so that a soak shows whether memory stays flat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PeakMemory {
+    /// The engine.
+    pub engine: String,
+    /// Games in each window: 100, or half the games that give a figure when fewer than 200.
+    pub window: usize,
+    /// The most KiB in the first `window` games.
+    pub first_kib: u64,
+    /// The most KiB in the last `window` games.
+    pub last_kib: u64,
 }
 
 /// One engine's thinking time per game, over the games of a results file that give it.
@@ -153,6 +176,36 @@ impl Results {
                     games: times.len(),
                     mean: times.iter().sum::<f64>() / times.len() as f64,
                     max: times.iter().copied().fold(0.0, f64::max),
+                })
+            })
+            .collect()
+    }
+
+    /// Each engine's peak memory in its first and last games, for the engines whose games
+    /// give one (at least two).
+    pub fn peak_memory(&self) -> Vec<PeakMemory> {
+        const WINDOW: usize = 100;
+        self.engines
+            .iter()
+            .filter_map(|engine| {
+                let mut peaks: Vec<(usize, u64)> = self
+                    .games
+                    .iter()
+                    .flat_map(|g| {
+                        [(&g.black, g.black_peak_kib), (&g.white, g.white_peak_kib)]
+                            .into_iter()
+                            .filter(|(name, _)| *name == engine)
+                            .filter_map(|(_, kib)| kib.map(|k| (g.number, k)))
+                    })
+                    .collect();
+                peaks.sort_unstable();
+                let window = WINDOW.min(peaks.len() / 2);
+                let most = |part: &[(usize, u64)]| part.iter().map(|p| p.1).max().unwrap_or(0);
+                (window > 0).then(|| PeakMemory {
+                    engine: engine.clone(),
+                    window,
+                    first_kib: most(&peaks[..window]),
+                    last_kib: most(&peaks[peaks.len() - window..]),
                 })
             })
             .collect()
