@@ -40,6 +40,10 @@ pub struct MatchConfig {
     /// that one tournament can be spread over n machines; both games of an opening stay in
     /// one shard, which keeps the pentanomial counts whole.
     pub shard: Option<(usize, usize)>,
+    /// Keep each engine's process from game to game (a worker's own engines), as a GUI does
+    /// over an evening of games, instead of starting both engines for every game; an engine
+    /// is started again after a game lost by a fault.
+    pub keep_engines: bool,
 }
 
 /// Makes engine names distinct: a name given again gets ` #2`, ` #3`, ... (two engines with
@@ -72,6 +76,7 @@ impl MatchConfig {
             results: None,
             resume: false,
             shard: None,
+            keep_engines: false,
         }
     }
 

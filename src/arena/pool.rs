@@ -4,7 +4,7 @@
 
 use super::config::MatchConfig;
 use super::outcome::Played;
-use super::referee::play_game;
+use super::referee::{KeptEngines, play_game};
 use super::schedule::Job;
 use crate::sys::signals;
 use std::collections::VecDeque;
@@ -70,6 +70,7 @@ fn work(
     config: &MatchConfig,
     sender: &Sender<Event>,
 ) {
+    let mut kept = KeptEngines::default();
     while !stop.load(Ordering::Relaxed) && signals::caught().is_none() {
         let job = match queue.lock() {
             Ok(mut q) => q.pop_front(),
@@ -79,9 +80,13 @@ fn work(
         if sender.send(Event::Started).is_err() {
             break;
         }
-        let specs = [&config.engines[job.black], &config.engines[job.white]];
+        let seats = [
+            (job.black, &config.engines[job.black]),
+            (job.white, &config.engines[job.white]),
+        ];
         let game = play_game(
-            specs,
+            seats,
+            config.keep_engines.then_some(&mut kept),
             &config.openings[job.opening],
             [config.control_of(job.black), config.control_of(job.white)],
             config.margin,
@@ -100,4 +105,5 @@ fn work(
             break;
         }
     }
+    kept.quit_all();
 }

@@ -74,22 +74,52 @@ impl Player {
     }
 }
 
-/// Starts both engines and plays the game; `specs` and their time `controls` are (black,
-/// white).
+/// Engine processes kept from one game to the next (`--keep-engines`), by engine index.
+#[derive(Default)]
+pub struct KeptEngines(Vec<(usize, Player)>);
+
+impl KeptEngines {
+    fn take(&mut self, engine: usize) -> Option<Player> {
+        let at = self.0.iter().position(|(e, _)| *e == engine)?;
+        Some(self.0.swap_remove(at).1)
+    }
+
+    /// Sends every kept engine `quit` and stops it.
+    pub fn quit_all(self) {
+        for (_, player) in self.0 {
+            player.quit();
+        }
+    }
+}
+
+/// One side of a game: the engine's index in the match, and how to start it.
+pub type Seat<'a> = (usize, &'a EngineSpec);
+
+/// Plays the game; `seats` and their time `controls` are (black, white). Each engine is
+/// taken from `kept` when it is there, else started; after the game both go back to `kept`
+/// when there is one and the game ended without a fault, and are stopped otherwise.
 pub fn play_game(
-    specs: [&EngineSpec; 2],
+    seats: [Seat; 2],
+    mut kept: Option<&mut KeptEngines>,
     opening: &Opening,
     controls: [TimeControl; 2],
     margin: Duration,
 ) -> Game {
     let mut game = Game::new(opening);
-    let names = [specs[0].name.as_str(), specs[1].name.as_str()];
-    let result = start_both(specs).and_then(|mut engines| {
+    let names = [seats[0].1.name.as_str(), seats[1].1.name.as_str()];
+    let result = start_both(seats, kept.as_deref_mut()).and_then(|mut engines| {
         let outcome = setup(&mut engines, opening, controls)
             .and_then(|()| play_out(&mut engines, &mut game, names, controls, margin));
-        for (engine, peak) in engines.into_iter().zip(&mut game.peak_memory_kib) {
+        let seated = engines
+            .into_iter()
+            .zip(seats)
+            .zip(&mut game.peak_memory_kib);
+        for ((engine, (index, _)), peak) in seated {
             *peak = engine.peak_memory_kib();
-            engine.quit();
+            match kept.as_deref_mut() {
+                Some(kept) if outcome.is_ok() => kept.0.push((index, engine)),
+                _ => engine.quit(),
+            }
         }
         outcome
     });
@@ -115,9 +145,15 @@ pub fn play_game(
     game
 }
 
-fn start_both(specs: [&EngineSpec; 2]) -> Result<[Player; 2], Fault> {
-    let black = Player::start(specs[0]).map_err(|e| (Color::Black, ForfeitKind::Start(e)))?;
-    let white = Player::start(specs[1]).map_err(|e| (Color::White, ForfeitKind::Start(e)))?;
+/// Both sides' engines: kept ones where there are, else started.
+fn start_both(seats: [Seat; 2], mut kept: Option<&mut KeptEngines>) -> Result<[Player; 2], Fault> {
+    let mut seat =
+        |(index, spec): Seat, color: Color| match kept.as_deref_mut().and_then(|k| k.take(index)) {
+            Some(player) => Ok(player),
+            None => Player::start(spec).map_err(|e| (color, ForfeitKind::Start(e))),
+        };
+    let black = seat(seats[0], Color::Black)?;
+    let white = seat(seats[1], Color::White)?;
     Ok([black, white])
 }
 

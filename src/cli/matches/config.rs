@@ -104,6 +104,7 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, CliError> {
         results: args.results,
         resume: args.resume,
         shard: args.shard.map(|(i, n)| (i as usize, n as usize)),
+        keep_engines: args.keep_engines,
     })
 }
 

@@ -97,6 +97,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", allow_hyphen_values = true,
           value_parser = |s: &str| parse_in_range(s, "--concurrency", 1..=MAX_CONCURRENCY))]
     pub concurrency: Option<u32>,
+    /// Keep each engine running from game to game (as a GUI does) instead of starting it for
+    /// every game; an engine that lost a game by a fault is started again.
+    #[arg(long)]
+    pub keep_engines: bool,
     /// Extra seconds past a limit before a move counts as late (default 0.2).
     #[arg(long, value_name = "S", allow_hyphen_values = true,
           value_parser = |s: &str| seconds(s, "timeout-margin", 0.0))]

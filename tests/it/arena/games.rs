@@ -243,3 +243,52 @@ fn our_nboard_server_plays_a_match_on_the_clock_without_forfeits() {
     // Standard output is not a terminal here: plain lines, no status line.
     assert!(!out.contains('\x1b') && !out.contains('\r'), "{out:?}");
 }
+
+#[test]
+fn kept_engines_play_every_game_in_one_process_and_a_faulty_one_is_restarted() {
+    let engine = fixture();
+    let good = format!("name=good,gtp:{engine}");
+    for (other, starts) in [
+        // Eight games: each engine is started once.
+        (format!("name=other,nboard:{engine} nboard"), 2),
+        // The illegal mover loses every game and is started again for the next one (the good
+        // engine is stopped with it: the game ended by a fault).
+        (format!("name=bad,gtp:{engine} illegal 1"), 16),
+    ] {
+        let started = temp_dir(&format!("arena-kept-{starts}"));
+        let json = started.join("results.json");
+        let o = super::match_command()
+            .args(["--engine", &good, "--engine", &other, "--keep-engines"])
+            .args([
+                "--opening-plies",
+                "4",
+                "--max-openings",
+                "4",
+                "--move-time",
+                "0.2",
+            ])
+            .args(["--results", json.to_str().unwrap()])
+            .env("GTP_FIXTURE_PID_DIR", &started)
+            .output()
+            .expect("the binary starts");
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{out}{}", text(&o.stderr));
+        assert_eq!(game_lines(&out).len(), 8, "{out}");
+        // Two probes at the start, then the games' engines.
+        let pids = super::pids(&started);
+        assert_eq!(pids.len(), 2 + starts, "{out}");
+        for pid in pids {
+            assert!(!super::running(pid), "engine {pid} is still running");
+        }
+        if cfg!(target_os = "linux") {
+            let written = std::fs::read_to_string(&json).unwrap_or_default();
+            assert_eq!(
+                written.matches("\"black_peak_kib\": ").count(),
+                8,
+                "{written}"
+            );
+            assert!(out.contains("\npeak memory: good "), "{out}");
+        }
+        let _ = std::fs::remove_dir_all(started);
+    }
+}

@@ -1,21 +1,12 @@
 //! SIGTERM stops a match promptly, keeps the finished games in its files and stops its
 //! engines; `--resume` then plays only what is missing.
 
-use super::{fixture, game_lines, match_command, pids, summary_of, text, without_times};
+use super::{fixture, game_lines, match_command, pids, running, summary_of, text, without_times};
 use crate::common::{sigterm, temp_dir};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Whether process `pid` still runs (a zombie does not count: its parent is gone and init
-/// reaps it).
-fn running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| rest.to_string()))
-        .is_some_and(|rest| !rest.starts_with('Z'))
-}
 
 /// The resumable match of the interruption test: our level 2 at depth 2 against the fixture
 /// slowed down to 15 ms a move, both deterministic, 12 games two at a time.

@@ -57,7 +57,7 @@ fn game_lines(out: &str) -> Vec<&str> {
 fn summary_of(out: &str) -> String {
     out.lines()
         .skip_while(|l| !l.starts_with("finished "))
-        .filter(|l| !l.starts_with("thinking time per game: "))
+        .filter(|l| !l.starts_with("thinking time per game: ") && !l.starts_with("peak memory: "))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -86,4 +86,13 @@ fn pids(dir: &Path) -> Vec<u32> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Whether process `pid` still runs (a zombie does not count: its parent is gone and init
+/// reaps it).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| rest.to_string()))
+        .is_some_and(|rest| !rest.starts_with('Z'))
 }
