@@ -337,14 +337,15 @@ impl Controller {
 
     /// NBoard's Analyze Game: a value for every position of the game, from the last back to
     /// the first (each search then finds the later positions' work in the table), then the
-    /// nodes. Cut short, it tells nothing more.
+    /// nodes; a book position's value is its best book move's, the same in every run. Cut
+    /// short, it tells nothing more.
     pub fn analyze(&mut self, positions: Vec<Position>, levels: Levels, listener: Listener) {
         let (mut voice, limits) = self.begin_unbounded(listener);
         self.launch(limits, move |searcher, limits| {
             let started = Instant::now();
             let mut nodes = 0;
             for (moves_made, position) in positions.iter().enumerate().rev() {
-                let report = searcher.think(position, &levels, limits, &mut |_| {});
+                let report = searcher.value_position(position, &levels, limits);
                 nodes += report.nodes;
                 if !report.complete || !voice.live() {
                     return None;

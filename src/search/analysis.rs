@@ -19,7 +19,9 @@ impl Searcher {
     /// (one exact solve in the endgame), and reports the best `count` moves of each finished
     /// round through `print`, best first; a stop ends it between rounds' moves and drops the
     /// unfinished round. Returns the best move's report of the last finished round and the
-    /// nodes searched.
+    /// nodes searched. In the book, its moves come first (best first, once): when they are
+    /// fewer than `count`, the other moves are searched for the rest, and the book's best
+    /// move is the one returned.
     pub fn top_moves(
         &mut self,
         position: &Position,
@@ -28,10 +30,29 @@ impl Searcher {
         count: usize,
         print: &mut dyn FnMut(&SearchReport),
     ) -> (Option<SearchReport>, u64) {
-        if let Some(reports) = self.book_reports(position) {
-            reports.iter().take(count).for_each(&mut *print);
-            return (reports.into_iter().next(), 0);
+        let book = self.book_reports(position).unwrap_or_default();
+        book.iter().take(count).for_each(&mut *print);
+        let legal = position.legal_squares().len();
+        if !book.is_empty() && (book.len() >= count || book.len() >= legal) {
+            return (book.into_iter().next(), 0);
         }
+        let in_book: Vec<Move> = book.iter().map(|r| r.best_move).collect();
+        let count = count - book.len();
+        let book_best = book.into_iter().next();
+        let (best, nodes) = self.search_top_moves(position, levels, limits, &in_book, count, print);
+        (book_best.or(best), nodes)
+    }
+
+    /// [`Searcher::top_moves`]'s rounds over the moves not in `skip`.
+    fn search_top_moves(
+        &mut self,
+        position: &Position,
+        levels: &Levels,
+        limits: &Limits,
+        skip: &[Move],
+        count: usize,
+        print: &mut dyn FnMut(&SearchReport),
+    ) -> (Option<SearchReport>, u64) {
         self.tt.new_search();
         let max_depth = levels.phase_level(levels.phase(position)).depth.max(2);
         let solving = levels.phase(position) == Phase::Endgame;
@@ -60,6 +81,9 @@ impl Searcher {
             let mut round = Vec::new();
             for square in position.legal_squares() {
                 let mv = Move::Play(square);
+                if skip.contains(&mv) {
+                    continue;
+                }
                 let Ok(child) = position.play(mv) else {
                     continue;
                 };
@@ -152,6 +176,52 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!(solved[0].value, exact.value);
+    }
+
+    #[test]
+    fn the_book_speaks_first_and_the_search_names_the_rest() {
+        // A book that knows one reply to f5, d6 at +1.00.
+        let f5 = Position::start().play("f5".parse().unwrap()).unwrap();
+        let d6: Move = "d6".parse().unwrap();
+        let Move::Play(d6_square) = d6 else {
+            unreachable!()
+        };
+        let mut book = crate::search::book::Book::new();
+        book.insert(
+            f5.player(),
+            f5.opponent(),
+            &[(d6_square.index() as u8, 100)],
+            0,
+            4,
+        );
+        let mut levels = Levels::default();
+        levels.set("midgame-depth", "2").unwrap();
+        levels.set("opening-depth", "2").unwrap();
+        let mut searcher = Searcher::new(4, Some(1));
+        searcher.set_book(Some(std::sync::Arc::new(book)), 0);
+        let mut printed = Vec::new();
+        let (best, nodes) = searcher.top_moves(&f5, &levels, &Limits::none(), 3, &mut |r| {
+            printed.push(r.clone())
+        });
+        // The book line once, then the two other moves searched (one round, at child depth 1).
+        assert_eq!(printed.len(), 3, "{printed:?}");
+        assert_eq!(
+            (printed[0].best_move, printed[0].book.is_some()),
+            (d6, true)
+        );
+        assert_eq!(printed[0].value, Value::Estimate(100));
+        let searched: Vec<Move> = printed[1..].iter().map(|r| r.best_move).collect();
+        assert!(
+            searched.iter().all(|&m| m != d6 && f5.is_legal(m)),
+            "{searched:?}"
+        );
+        assert!(printed[1..].iter().all(|r| r.book.is_none()));
+        assert_eq!(best.map(|b| b.best_move), Some(d6));
+        assert!(nodes > 0);
+        // Asked for one line, the book alone answers.
+        let mut lines = 0;
+        let (_, nodes) = searcher.top_moves(&f5, &levels, &Limits::none(), 1, &mut |_| lines += 1);
+        assert_eq!((lines, nodes), (1, 0));
     }
 
     #[test]
