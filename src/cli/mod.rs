@@ -13,6 +13,7 @@ mod matches;
 mod mpc;
 mod openings;
 mod perft;
+mod review;
 mod serve;
 mod solve;
 mod train;
@@ -60,6 +61,10 @@ enum Command {
     #[command(alias = "analyze")]
     #[command(args_override_self = true)]
     Analyse(analyse::AnalyseArgs),
+    /// Review games: each move's value against the best move's, the discs lost, mistakes and
+    /// blunders, per game and per player (text, JSON, GGF, SVG).
+    #[command(alias = "analyse-game", args_override_self = true)]
+    Review(review::ReviewArgs),
     /// Serve the NBoard protocol on stdin/stdout (see protocol.md).
     #[command(args_override_self = true)]
     Nboard(serve::ServeArgs),
@@ -144,6 +149,7 @@ pub fn main() -> ExitCode {
                 | Command::Solve(_)
                 | Command::Bench(_)
                 | Command::Analyse(_)
+                | Command::Review(_)
                 | Command::Book(_)
         )
     ) {
@@ -159,6 +165,11 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Review(a)) => match review::run(a) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
         Some(Command::Nboard(a)) => serve::run(Some(crate::protocol::Protocol::NBoard), a),
         Some(Command::Gtp(a)) => serve::run(Some(crate::protocol::Protocol::Gtp), a),
         Some(Command::Match(m)) => matches::run(*m),

@@ -20,6 +20,8 @@ pub struct GgfGame {
     pub record: GameRecord,
     /// Black's clock, then White's, when the game has one.
     pub clocks: [Option<GgfClock>; 2],
+    /// Black's name, then White's (`PB`, `PW`), empty when the game gives none.
+    pub players: [String; 2],
 }
 
 /// Why a GGF text was refused.
@@ -79,8 +81,11 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
     let (_, properties) = game(text).map_err(|_| GgfError("not a GGF game".into()))?;
     let mut start = Position::start();
     let mut clocks = [None, None];
+    let mut players = [String::new(), String::new()];
     for &(name, value) in &properties {
         match name {
+            "PB" => players[0] = value.trim().to_string(),
+            "PW" => players[1] = value.trim().to_string(),
             "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
                 return Err(GgfError(format!("unsupported game '{value}'")));
             }
@@ -134,7 +139,32 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
             .play(item.mv, item.eval, item.seconds)
             .map_err(|_| GgfError(format!("illegal move {name}[{value}]")))?;
     }
-    Ok(GgfGame { record, clocks })
+    Ok(GgfGame {
+        record,
+        clocks,
+        players,
+    })
+}
+
+/// Every game of a GGF text (GGS and NBoard save many to a file, each `(;...;)`, often one
+/// a line with a number or other words between them), each read by [`parse_ggf`] or refused
+/// with its reason; a text without a game is one error.
+pub fn parse_ggf_games(text: &str) -> Vec<Result<GgfGame, GgfError>> {
+    let mut games = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("(;") {
+        let body = &rest[start..];
+        let Some(end) = body.find(";)") else {
+            games.push(Err(GgfError("a game without its end ';)'".into())));
+            break;
+        };
+        games.push(parse_ggf(&body[..end + 2]));
+        rest = &body[end + 2..];
+    }
+    if games.is_empty() {
+        games.push(Err(GgfError("no GGF game '(;...;)' in it".into())));
+    }
+    games
 }
 
 /// A GGF tag value: GGF has no escapes, so `]` cannot appear.
@@ -149,8 +179,9 @@ pub fn board_text(position: &Position) -> String {
 }
 
 /// `record` in GGF: `(;GM[Othello]PC[place]`, `tags` as given (`XX[...]` each), `TY` and the
-/// start board, every move as `B[F5]` (passes `PA`), with its time `B[F5//1.234]` when the
-/// record has one and `with_times`, then `trailer` tags and `;)`. [`parse_ggf`] reads it back.
+/// start board, every move as `B[F5]` (passes `PA`), with its eval `B[F5/-1.50]` when the record
+/// has one and its time `B[F5//1.234]` when it has one and `with_times`, then `trailer` tags
+/// and `;)`. [`parse_ggf`] reads it back.
 pub fn write_game(
     record: &GameRecord,
     place: &str,
@@ -169,8 +200,10 @@ pub fn write_game(
             Color::White => 'W',
         };
         let text = m.mv.to_string().to_ascii_uppercase();
+        let eval = m.eval.map_or(String::new(), |e| format!("{e:.2}"));
         let _ = match m.seconds.filter(|_| with_times) {
-            Some(t) => write!(out, "{tag}[{text}//{t:.3}]"),
+            Some(t) => write!(out, "{tag}[{text}/{eval}/{t:.3}]"),
+            None if m.eval.is_some() => write!(out, "{tag}[{text}/{eval}]"),
             None => write!(out, "{tag}[{text}]"),
         };
     }
@@ -231,6 +264,28 @@ mod tests {
                 .collect::<Vec<_>>()
         });
         assert_eq!(moves, Ok(vec![(Move::Pass, None), (c1, None)]));
+    }
+
+    #[test]
+    fn a_file_of_many_games_reads_game_by_game() {
+        let one = format!("(;GM[Othello]PB[Ann]PW[Bo]{START}B[F5]W[D6/-1.25];)");
+        let bad = format!("(;GM[Othello]{START}B[A1];)");
+        let text = format!("1 {one}\n2 {bad}\n3 {one}\n");
+        let games = parse_ggf_games(&text);
+        assert_eq!(games.len(), 3);
+        let first = games[0].as_ref().expect("a good game");
+        assert_eq!(first.players, ["Ann".to_string(), "Bo".to_string()]);
+        assert_eq!(first.record.moves()[1].eval, Some(-1.25));
+        assert!(games[1].is_err() && games[2].is_ok());
+        // Written back with the evals, and read again.
+        let written = write_game(&first.record, "here", "", false, "");
+        assert!(written.contains("B[F5]W[D6/-1.25]"), "{written}");
+        assert_eq!(
+            parse_ggf(&written).map(|g| g.record),
+            Ok(first.record.clone())
+        );
+        assert_eq!(parse_ggf_games("no games here").len(), 1);
+        assert!(parse_ggf_games("(;GM[Othello]").iter().all(Result::is_err));
     }
 
     #[test]

@@ -63,6 +63,43 @@ impl GameRecord {
         Some(record)
     }
 
+    /// A game from the start as players write it down: squares run together or spaced
+    /// (`f5d6c3`, `F5 D6 C3`), any case, passes written (`pa`, `pass`) or left out, as WTHOR
+    /// and most transcripts leave them; the error names the first word that is not a legal
+    /// move.
+    pub fn from_transcript(text: &str) -> Result<GameRecord, String> {
+        let compact: String = text
+            .split_whitespace()
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let mut record = GameRecord::new(Position::start());
+        let mut rest = compact.as_str();
+        while !rest.is_empty() {
+            let length = if rest.starts_with("pass") {
+                4
+            } else if rest.starts_with("pa") {
+                2
+            } else {
+                rest.char_indices().nth(2).map_or(rest.len(), |(i, _)| i)
+            };
+            let (word, after) = rest.split_at(length);
+            let number = record.moves().iter().filter(|m| !m.inferred).count() + 1;
+            let mv: Move = word
+                .parse()
+                .map_err(|_| format!("move {number} '{word}' is not a move"))?;
+            if mv != Move::Pass && record.current().must_pass() {
+                record
+                    .play_inferred_pass()
+                    .map_err(|_| format!("move {number} ({word}) comes after the game's end"))?;
+            }
+            record
+                .play(mv, None, None)
+                .map_err(|_| format!("move {number} ({word}) is illegal there"))?;
+            rest = after;
+        }
+        Ok(record)
+    }
+
     /// How many moves (passes included) `color` has made.
     pub fn moves_by(&self, color: Color) -> u32 {
         self.moves.iter().filter(|m| m.color == color).count() as u32
@@ -123,5 +160,56 @@ impl GameRecord {
     fn pop(&mut self) {
         self.moves.pop();
         self.positions.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transcripts_read_with_or_without_passes() {
+        let record = GameRecord::from_transcript("f5 D6c3\nd3").expect("legal");
+        assert_eq!(record.moves().len(), 4);
+        // A game with passes (the last legal move each time), written without them.
+        let mut full = GameRecord::new(Position::start());
+        while !full.current().is_game_over() {
+            let p = full.current();
+            let mv = p
+                .legal_squares()
+                .last()
+                .copied()
+                .map_or(Move::Pass, Move::Play);
+            full.play(mv, None, None).unwrap();
+        }
+        let passes = full.moves().iter().filter(|m| m.mv == Move::Pass).count();
+        assert!(passes > 0, "the line has a pass");
+        let transcript: String = full
+            .moves()
+            .iter()
+            .filter(|m| m.mv != Move::Pass)
+            .map(|m| m.mv.to_string())
+            .collect();
+        let read = GameRecord::from_transcript(&transcript).expect("legal");
+        assert_eq!(read.positions(), full.positions());
+        assert_eq!(read.moves().iter().filter(|m| m.inferred).count(), passes);
+        let wipeout = "e6f4e3f6g5d6e7f5c5";
+        let game = GameRecord::from_transcript(wipeout).expect("legal");
+        assert!(game.current().is_game_over());
+        assert!(GameRecord::from_transcript("f5f5").is_err());
+        assert_eq!(
+            GameRecord::from_transcript("f5 zz").err().as_deref(),
+            Some("move 2 'zz' is not a move")
+        );
+        assert_eq!(
+            GameRecord::from_transcript(&format!("{wipeout}a1"))
+                .err()
+                .as_deref(),
+            Some("move 10 (a1) comes after the game's end")
+        );
+        // A pass written out is taken as it is.
+        let start = Position::start();
+        assert!(start.play(Move::Pass).is_err());
+        assert!(GameRecord::from_transcript("pa").is_err());
     }
 }

@@ -14,6 +14,8 @@ pub struct WthorGame {
     pub black_score: u8,
     /// Black's disc count under perfect play from the file's theoretical-score depth on.
     pub black_theoretical: u8,
+    /// Black's and White's player numbers (records of `WTHOR.JOU`, [`parse_wthor_names`]).
+    pub players: [u16; 2],
 }
 
 /// A WTHOR file's games and the depth (empties) of its theoretical scores.
@@ -67,12 +69,50 @@ pub fn parse_wthor(bytes: &[u8]) -> Result<WthorFile, String> {
             moves,
             black_score: record[6],
             black_theoretical: record[7],
+            players: [
+                u16::from_le_bytes([record[2], record[3]]),
+                u16::from_le_bytes([record[4], record[5]]),
+            ],
         });
     }
     Ok(WthorFile {
         depth: bytes[14],
         games,
     })
+}
+
+/// The names of a `WTHOR.JOU` player file (or `WTHOR.TRN` tournament file, records of
+/// `record_len` bytes: 20 and 26), record i being number i: NUL-padded Latin-1.
+pub fn parse_wthor_names(bytes: &[u8], record_len: usize) -> Result<Vec<String>, String> {
+    const HEADER: usize = 16;
+    if bytes.len() < HEADER {
+        return Err(format!(
+            "{} bytes: shorter than the 16-byte header",
+            bytes.len()
+        ));
+    }
+    let count = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    let body = &bytes[HEADER..];
+    if body.len() < count * record_len {
+        return Err(format!(
+            "the header announces {count} names ({} bytes) but {} bytes follow it",
+            count * record_len,
+            body.len()
+        ));
+    }
+    Ok(body
+        .chunks_exact(record_len)
+        .take(count)
+        .map(|name| {
+            let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+            name[..end]
+                .iter()
+                .map(|&b| char::from(b))
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect())
 }
 
 /// Replays `moves` (a WTHOR game's, passes not recorded) from the start: the position before
@@ -119,6 +159,26 @@ pub fn read_wthor_dir(dir: &Path) -> Result<Vec<(WthorGame, u8)>, String> {
 mod tests {
     use super::*;
     use crate::board::Color;
+
+    #[test]
+    fn player_names_are_read_by_number() {
+        let mut bytes = vec![0u8; 16];
+        bytes[8..10].copy_from_slice(&2u16.to_le_bytes());
+        let mut name = |text: &[u8]| {
+            let mut record = [0u8; 20];
+            record[..text.len()].copy_from_slice(text);
+            bytes.extend_from_slice(&record);
+        };
+        name(b"???");
+        name(b"Tastet Marc");
+        let names = parse_wthor_names(&bytes, 20);
+        assert_eq!(
+            names,
+            Ok(vec!["???".to_string(), "Tastet Marc".to_string()])
+        );
+        assert!(parse_wthor_names(&bytes[..30], 20).is_err());
+        assert!(parse_wthor_names(&bytes[..8], 20).is_err());
+    }
 
     fn record(moves: &[u8], black: u8, theoretical: u8) -> Vec<u8> {
         let mut r = vec![0u8; 68];

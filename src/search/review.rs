@@ -22,8 +22,10 @@ use crate::board::{Color, Move, Position};
 /// One move of a game as the review judges it; values are the mover's, in discs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveReview {
-    /// Index of the move in the game (0 for the first).
+    /// Index of the move in the game record (0 for the first; passes count).
     pub index: usize,
+    /// The move's number as players count them: 1 for the first, passes not counted.
+    pub number: usize,
     /// The side that moved.
     pub color: Color,
     /// The move played.
@@ -125,6 +127,7 @@ impl Searcher {
             if played == Move::Pass {
                 continue;
             }
+            let number = reviews.len() + 1;
             let (Some(best), Some(next)) = (values[index], values[index + 1]) else {
                 return None;
             };
@@ -133,23 +136,22 @@ impl Searcher {
             } else {
                 next.value.negate()
             };
-            let loss = if played == best.best {
-                0.0
-            } else {
-                (best.value.discs() - played_value.discs()).max(0.0)
-            };
+            // A played move found as good as the best (a symmetric twin of it, or a deeper
+            // look after it) counts as the best.
+            let as_good = played == best.best || played_value.discs() >= best.value.discs();
             reviews.push(MoveReview {
                 index,
+                number,
                 color: before.side_to_move(),
                 played,
-                played_value: if played == best.best {
-                    best.value
-                } else {
-                    played_value
-                },
-                best: best.best,
+                played_value: if as_good { best.value } else { played_value },
+                best: if as_good { played } else { best.best },
                 best_value: best.value,
-                loss,
+                loss: if as_good {
+                    0.0
+                } else {
+                    best.value.discs() - played_value.discs()
+                },
                 book: best.book && next.book,
             });
         }
@@ -257,8 +259,10 @@ mod tests {
             };
             assert_eq!(r.played_value, played, "{r:?}");
             assert_eq!(r.loss, r.best_value.discs() - played.discs(), "{r:?}");
+            assert_eq!(r.loss == 0.0, r.played == r.best, "{r:?}");
             if r.played == r.best {
                 assert_eq!(r.loss, 0.0);
+                assert_eq!(r.played_value, r.best_value);
             }
         }
         // FFO #1: g8 wins by 18; the first legal move in square order is not it.

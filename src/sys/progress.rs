@@ -78,6 +78,14 @@ impl Progress {
         )
     }
 
+    /// Runs `write` (which prints a line of the job's results) with the bar out of the way.
+    pub fn suspend(&self, write: impl FnOnce()) {
+        match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
+    }
+
     /// Clears the bar (the job's summary line follows).
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

@@ -25,6 +25,7 @@ mod protocol_grhino;
 mod protocol_gtp;
 mod protocol_hardening;
 mod protocol_nboard;
+mod review;
 mod rules_differential;
 mod search;
 mod train;

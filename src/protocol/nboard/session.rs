@@ -81,7 +81,7 @@ impl NBoardSession {
                 self.announce_name();
             }
             NBoardCommand::SetGame(text) => match parse_ggf(&text) {
-                Ok(GgfGame { record, clocks }) => {
+                Ok(GgfGame { record, clocks, .. }) => {
                     self.game = record;
                     self.clocks = clocks;
                     play.position_changed(&self.position());
