@@ -236,7 +236,8 @@ fn next_line(rng: &mut Rng, session: &mut Session, batch: &mut Batch) -> String 
                 true => Kind::Quiet,
                 false => Kind::Hint { position },
             };
-            batch.push_request(kind, &text).owes = position.must_pass();
+            // (`must_pass` holds in a finished game too.)
+            batch.push_request(kind, &text).owes = position.must_pass() && !position.is_game_over();
             text
         }
         9 | 10 => {
