@@ -14,6 +14,7 @@ mod arena;
 mod bench;
 mod book;
 mod cli;
+mod concurrency_fuzz;
 mod datagen;
 mod eval_scale;
 mod layers;

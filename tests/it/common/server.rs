@@ -14,7 +14,8 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 pub struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    /// Each output line with the moment the reader thread got it (for latency checks).
+    lines: Receiver<(String, Instant)>,
     stderr: std::thread::JoinHandle<String>,
 }
 
@@ -39,7 +40,7 @@ impl Server {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
+                if sender.send((line, Instant::now())).is_err() {
                     break;
                 }
             }
@@ -71,8 +72,13 @@ impl Server {
 
     /// The next output line; panics after [`PATIENCE`].
     pub fn next(&mut self) -> String {
+        self.next_timed().0
+    }
+
+    /// The next output line and when it arrived; panics after [`PATIENCE`].
+    pub fn next_timed(&mut self) -> (String, Instant) {
         match self.lines.recv_timeout(PATIENCE) {
-            Ok(line) => line,
+            Ok(timed) => timed,
             Err(RecvTimeoutError::Timeout) => panic!("no output within {PATIENCE:?}"),
             Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
         }
@@ -91,9 +97,14 @@ impl Server {
         }
     }
 
+    /// The next output line and when it arrived, if one arrives within `wait`.
+    pub fn next_within(&mut self, wait: Duration) -> Option<(String, Instant)> {
+        self.lines.recv_timeout(wait).ok()
+    }
+
     /// Whether a line arrives within `wait`.
     pub fn quiet_for(&mut self, wait: Duration) -> Option<String> {
-        self.lines.recv_timeout(wait).ok()
+        self.lines.recv_timeout(wait).ok().map(|(line, _)| line)
     }
 
     /// One GTP reply: its lines up to the blank line that ends it (the blank line dropped).
@@ -102,6 +113,37 @@ impl Server {
         let mut reply = self.until(str::is_empty);
         reply.pop();
         reply
+    }
+
+    /// Closes the server's input (the end of input, as when a GUI dies).
+    pub fn close_input(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// Waits for the process to exit of its own accord (after `quit` or the end of input);
+    /// returns the stdout lines not yet read and stderr, or kills it and says how long it
+    /// lingered, so that no process is ever left behind.
+    pub fn exits_within(mut self, within: Duration) -> Result<(Vec<String>, String), String> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                return Err(format!(
+                    "the server was still running {within:?} after quit"
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(self.stdin.take());
+        let mut rest = Vec::new();
+        while let Ok((line, _)) = self.lines.recv_timeout(PATIENCE) {
+            rest.push(line);
+        }
+        Ok((rest, self.stderr.join().unwrap_or_default()))
     }
 
     /// Closes stdin and waits for the exit; returns stdout lines not yet read and stderr.
@@ -119,7 +161,7 @@ impl Server {
             std::thread::sleep(Duration::from_millis(20));
         }
         let mut rest = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+        while let Ok((line, _)) = self.lines.recv_timeout(PATIENCE) {
             rest.push(line);
         }
         let stderr = self.stderr.join().unwrap_or_default();

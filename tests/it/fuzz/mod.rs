@@ -16,7 +16,10 @@
 //! * `model`: what both models share: a line's text and numbers as the servers read them, and
 //!   the game record.
 //! * `gtp`, `nboard`: each protocol's model, its line generator and its fuzzing loop.
+//! * `concurrent`: the same models as the oracle of a fuzzer of threads, pondering, clocks
+//!   and interrupted searches (its own essay says what it adds).
 
+pub mod concurrent;
 mod gtp;
 mod model;
 mod nboard;
