@@ -169,8 +169,8 @@ pub fn game_text(review: &GameReview) -> String {
         "#", "side", "played", "value", "best", "value", "loss", "by"
     );
     for m in &review.moves {
-        out += &format!(
-            "{:>3} {:<5} {:>6} {:>7} {:>6} {:>7} {:>6.2}  {:<6} {}\n",
+        let row = format!(
+            "{:>3} {:<5} {:>6} {:>7} {:>6} {:>7} {:>6.2}  {:<6} {}",
             m.number,
             color_name(m.color),
             m.played.to_string(),
@@ -180,9 +180,8 @@ pub fn game_text(review: &GameReview) -> String {
             m.loss,
             source(m.best_value, m.book),
             mark(m.loss).unwrap_or(""),
-        )
-        .trim_end()
-        .to_string();
+        );
+        out += row.trim_end();
         out.push('\n');
     }
     for color in [Color::Black, Color::White] {
