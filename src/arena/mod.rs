@@ -7,7 +7,7 @@
 //! - [`pool`]: the worker pool (threads that play the games); [`recorder`]: the files kept up
 //!   to date after every game; [`schedule`]: the games in order, shards, what a resumed match
 //!   may take from its results file.
-//! - [`referee`]: one game refereed; [`progress`]: game lines and the status line;
+//! - [`referee`]: one game refereed; [`display`]: game lines and the status line;
 //!   [`summary`]: the closing summary; [`config`]: the match's settings, typed.
 //! - [`ggf`]: games in GGF (the records, and NBoard's `set game`); [`outcome`]: a refereed game
 //!   and how it ended (forfeit kinds).
@@ -20,12 +20,12 @@
 
 pub mod client;
 pub mod config;
+pub mod display;
 pub mod error;
 pub mod ggf;
 pub mod merge;
 pub mod outcome;
 pub mod pool;
-pub mod progress;
 pub mod recorder;
 pub mod referee;
 pub mod results;

@@ -6,9 +6,9 @@
 
 use super::client::{GtpEngine, NBoardEngine};
 use super::config::{MatchConfig, distinct_names};
+use super::display::{Display, Progress, game_line};
 use super::error::{MatchError, MatchFile};
 use super::pool::{Event, Pool};
-use super::progress::{Display, Progress, game_line};
 use super::recorder::Recorder;
 use super::referee::SETUP_TIMEOUT;
 use super::results::{GameRow, Results};

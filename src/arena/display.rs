@@ -1,10 +1,11 @@
 //! What a match shows while it runs: a line for each finished game and, on a terminal, a live
-//! status line at the bottom (games done and running, the score so far), rewritten in place.
+//! status line at the bottom (games done and running, the score so far), kept in place below
+//! the game lines by `indicatif`.
 
 use super::outcome::{Ending, Played};
 use super::stats::PairingScore;
 use crate::board::Color;
-use std::io::Write;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How far a match has got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,38 +133,55 @@ pub fn game_line(played: &Played, names: &[String], total: usize) -> String {
 
 /// Writes the per-game lines and, on a terminal, the status line below them.
 pub struct Display {
-    /// Whether standard output is a terminal that gets a live status line.
-    live: bool,
+    /// The status line, when standard output is a terminal.
+    status: Option<ProgressBar>,
     width: usize,
 }
 
 impl Display {
     /// The display of standard output: live when it is a terminal.
     pub fn stdout() -> Display {
+        let live = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        let status = live.then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stdout());
+            bar.set_style(
+                ProgressStyle::with_template("{msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        });
         Display {
-            live: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            status,
             width: terminal_width(),
         }
     }
 
-    /// A line above the status line (the status line is cleared first, and redrawn by the
-    /// next [`Display::status`]).
+    /// A line above the status line.
     pub fn line(&self, text: &str) {
-        let mut out = std::io::stdout().lock();
-        if self.live {
-            let _ = write!(out, "\r\x1b[2K");
+        match &self.status {
+            Some(bar) => bar.suspend(|| println!("{text}")),
+            None => println!("{text}"),
         }
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
     }
 
     /// Rewrites the status line in place (terminals only).
     pub fn status(&self, progress: Progress, names: &[String], scores: &[PairingScore]) {
-        if self.live {
-            let mut out = std::io::stdout().lock();
-            let text = status_line(progress, names, scores, self.width.saturating_sub(1));
-            let _ = write!(out, "\r\x1b[2K{text}");
-            let _ = out.flush();
+        if let Some(bar) = &self.status {
+            bar.set_message(status_line(
+                progress,
+                names,
+                scores,
+                self.width.saturating_sub(1),
+            ));
+        }
+    }
+}
+
+impl Drop for Display {
+    /// The status line goes, so that the summary follows the last game line.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.status {
+            bar.finish_and_clear();
         }
     }
 }
