@@ -303,6 +303,44 @@ fn analyze_gives_every_position_of_the_game() {
     s.finish();
 }
 
+/// The `analysis` lines of one Analyze Game of `moves` at depth 2, by moves made.
+fn analysis_of(moves: &[&str]) -> Vec<String> {
+    let mut s = Server::start(&["nboard", "--threads", "1"]);
+    s.send("nboard 2");
+    s.send(&format!("set game {}", ggf_of(moves, "")));
+    s.send("set depth 2");
+    s.send("ping 1");
+    s.send("analyze");
+    let lines = s.until(|l| l.starts_with("nodestats"));
+    s.finish();
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("analysis "))
+        .collect()
+}
+
+/// In the book each position's value is its best book move's, so that two Analyze Games of
+/// one game agree (they once differed by up to 2.2 discs: the value was a drawn book move's).
+#[test]
+fn analyze_in_the_book_gives_the_books_best_values_every_time() {
+    let game = ["F5", "D6", "C3", "D3", "C4", "F4", "F6", "F3", "E6", "E7"];
+    let first = analysis_of(&game);
+    assert_eq!(first.len(), game.len() + 1, "{first:?}");
+    for _ in 0..3 {
+        assert_eq!(analysis_of(&game), first);
+    }
+    // The start: the book's best first move is worth what the book's best reply after f5 is
+    // worth to White, negated (the book backs its values up by negamax).
+    let value = |moves_made: usize| -> f64 {
+        let line = &first[first.len() - 1 - moves_made];
+        line.split(' ')
+            .nth(2)
+            .and_then(|v| v.parse().ok())
+            .expect("a value")
+    };
+    assert_eq!(value(0), value(1), "{first:?}");
+}
+
 #[test]
 fn ping_interrupts_analyze() {
     let mut s = Server::start(&["nboard"]);
