@@ -160,8 +160,10 @@ fn advise_huge_pages(slots: &Vec<Slot>) {
         let end = start + slots.capacity() * std::mem::size_of::<Slot>();
         let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
         if last > first {
-            // SAFETY: the range lies inside the vector's own allocation; the advice changes
-            // how pages are backed, never their contents.
+            // SAFETY: `madvise` works on raw memory: the range [first, last) lies inside the
+            // vector's own allocation (rounded inward to whole huge pages), which lives as long
+            // as the table; MADV_HUGEPAGE changes how pages are backed, never their contents,
+            // and its failure (an ignored return value) leaves everything as it was.
             unsafe {
                 libc::madvise(
                     first as *mut libc::c_void,
@@ -225,7 +227,8 @@ impl TranspositionTable {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let i = hash(player, opponent) as usize & self.mask;
             let bucket = self.slots[i..].as_ptr().cast::<i8>();
-            // SAFETY: a prefetch only hints the cache; the address is inside the table.
+            // SAFETY: a prefetch only hints the cache and never faults, whatever the address;
+            // this one is the bucket's own, inside the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
         }
         #[cfg(not(target_arch = "x86_64"))]
