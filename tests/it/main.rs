@@ -17,6 +17,7 @@ mod cli;
 mod datagen;
 mod eval_scale;
 mod layers;
+mod memory;
 mod perft;
 mod ponder;
 mod portable;
