@@ -31,7 +31,9 @@ fn moves_along(player: u64, mask: u64, dir: u32) -> u64 {
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
-        // SAFETY: the CPU has AVX2, checked just above.
+        // SAFETY: `legal_moves_avx2` is safe code compiled for AVX2; the only thing its
+        // `target_feature` asks of the caller is a CPU that runs AVX2, which `has_avx2`
+        // (the build's target or the CPU's answer, checked just above) confirms.
         return unsafe { legal_moves_avx2(player, opponent) };
     }
     legal_moves_scalar(player, opponent)

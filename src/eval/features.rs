@@ -301,7 +301,10 @@ pub(super) fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
 pub fn pattern_sum(table: &[i8], player: u64, opponent: u64) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if crate::board::has_bmi2() {
-        // SAFETY: the CPU has BMI2, checked just above.
+        // SAFETY: `gather::pattern_sum` is safe code (bounds-checked indexing) compiled for
+        // BMI2; the only thing its `target_feature` asks of the caller is a CPU that runs
+        // BMI2 (`pext`), which `has_bmi2` (the build's target or the CPU's answer, checked just
+        // above) confirms.
         return unsafe { gather::pattern_sum(table, player, opponent) };
     }
     slow_pattern_sum(table, player, opponent)

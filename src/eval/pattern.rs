@@ -93,8 +93,11 @@ macro_rules! lanes {
         assert!($table.len() >= PATTERNS_END + INDEX_SLACK);
         // Written out lane by lane, so that each load carries its placement's start as a
         // constant in its address (a loop keeps the starts in memory and adds them).
-        // SAFETY: a placement's start is below the patterns' end and an index below
-        // 2^16, and `table` holds `PATTERNS_END + INDEX_SLACK` weights (checked above).
+        // SAFETY: `get_unchecked` needs the offset inside `table`. A lane's start
+        // (`LANE_OFFSETS`: a shape's start, or 0 for padding) is below `PATTERNS_END`, and an
+        // index is a `u16`, below `INDEX_SLACK` = 2^16 whatever the incremental state holds:
+        // their sum is below `PATTERNS_END + INDEX_SLACK`, which `table.len()` is at least
+        // (asserted above).
         0 $(+ i32::from(unsafe {
             *$table.get_unchecked(LANE_OFFSETS[$k] as usize + usize::from($mine[$k]))
         }))*

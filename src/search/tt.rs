@@ -6,7 +6,14 @@
 //! previous ones' work, but a deep entry of an earlier search no longer guards its slot
 //! against the current search's results.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+// The slots' words are the only atomics the `loom` model tests (`--cfg loom`) need to see; the
+// table's age is written between searches, never during one. loom is a dev-dependency: the
+// library itself keeps std's atomics in any build.
+#[cfg(all(test, loom))]
+use loom::sync::atomic::AtomicU64;
+#[cfg(not(all(test, loom)))]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Scores of different searches are kept apart by `kind`: [`KIND_ENDGAME`] for exact disc
 /// scores, an evaluator's [`crate::eval::Evaluator::ID`] for its midgame scores.
@@ -50,9 +57,10 @@ impl Entry {
 pub const NO_MOVE: u8 = 64;
 
 /// One slot, four words that threads read and write without locks. The key words hold the
-/// position XORed with both data words, so a slot read while another thread was writing it
-/// (words of two different entries) decodes to a position that is not the one probed, and
-/// counts as a miss: a probe only ever returns an entry some search stored whole.
+/// position XORed with a check of both data words ([`Slot::check`]), so a slot read while
+/// other threads were writing it (words of different entries) decodes to a position that is
+/// not the one probed, and counts as a miss: a probe only ever returns an entry some search
+/// stored whole.
 #[derive(Default)]
 struct Slot {
     key: [AtomicU64; 2],
@@ -86,9 +94,21 @@ impl Slot {
         Slot::decode(self.raw())
     }
 
+    /// The word the position is XORed with. A plain `bounds ^ info` is the same for entries
+    /// whose bounds and info differ by the same bits, which results for one position often do
+    /// (lower 2 and best 5, lower 3 and best 4): the key of one with the bounds of a second
+    /// and the info of a third read as a whole entry (the loom test
+    /// `a_slot_written_with_results_for_one_position_reads_whole_or_misses` found it).
+    /// Multiplying the info word by an odd constant spreads any change of it over the high
+    /// bits, which small bounds never reach.
+    #[inline]
+    fn check(bounds: u64, info: u64) -> u64 {
+        bounds ^ info.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     #[inline]
     fn decode([key0, key1, bounds, info]: [u64; 4]) -> Entry {
-        let check = bounds ^ info;
+        let check = Slot::check(bounds, info);
         Entry {
             player: key0 ^ check,
             opponent: key1 ^ check,
@@ -104,7 +124,7 @@ impl Slot {
     #[inline]
     fn save(&self, entry: &Entry) {
         let (bounds, info) = entry.data();
-        let check = bounds ^ info;
+        let check = Slot::check(bounds, info);
         self.write_raw([entry.player ^ check, entry.opponent ^ check, bounds, info]);
     }
 
@@ -140,8 +160,10 @@ fn advise_huge_pages(slots: &Vec<Slot>) {
         let end = start + slots.capacity() * std::mem::size_of::<Slot>();
         let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
         if last > first {
-            // SAFETY: the range lies inside the vector's own allocation; the advice changes
-            // how pages are backed, never their contents.
+            // SAFETY: `madvise` works on raw memory: the range [first, last) lies inside the
+            // vector's own allocation (rounded inward to whole huge pages), which lives as long
+            // as the table; MADV_HUGEPAGE changes how pages are backed, never their contents,
+            // and its failure (an ignored return value) leaves everything as it was.
             unsafe {
                 libc::madvise(
                     first as *mut libc::c_void,
@@ -205,7 +227,8 @@ impl TranspositionTable {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let i = hash(player, opponent) as usize & self.mask;
             let bucket = self.slots[i..].as_ptr().cast::<i8>();
-            // SAFETY: a prefetch only hints the cache; the address is inside the table.
+            // SAFETY: a prefetch only hints the cache and never faults, whatever the address;
+            // this one is the bucket's own, inside the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -281,7 +304,8 @@ impl TranspositionTable {
     }
 }
 
-#[cfg(test)]
+// Under `--cfg loom` the slots' atomics exist only inside a model: these tests would panic.
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
@@ -336,3 +360,7 @@ mod tests {
         assert!(tt.probe(a, 0, 3).is_some() && tt.probe(b, 0, 3).is_some());
     }
 }
+
+/// Model tests of the lock-free slots under every interleaving (`--cfg loom`, see .ci/run).
+#[cfg(all(test, loom))]
+mod loom_tests;

@@ -69,8 +69,10 @@ pub fn exit_if_caught(job: &str, what: &str) {
 /// writing to a pipe sees an error instead, and `match` and the protocol servers rely on that
 /// (an engine that dies must not end the tournament).
 pub fn end_quietly_on_closed_output() {
-    // SAFETY: restoring the default action of one signal; no handler of ours is involved.
     #[cfg(unix)]
+    // SAFETY: `signal` is unsafe because a handler it installs may run anywhere; here it
+    // installs none (`SIG_DFL` restores the default action of one signal), and no handler
+    // of ours or of signal-hook is registered for SIGPIPE.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

@@ -18,6 +18,7 @@ mod concurrency_fuzz;
 mod datagen;
 mod eval_scale;
 mod layers;
+mod memory;
 mod perft;
 mod ponder;
 mod portable;

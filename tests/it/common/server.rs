@@ -58,6 +58,11 @@ impl Server {
         }
     }
 
+    /// The server's process id (to read its memory in /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends raw bytes (for CRLF and invalid UTF-8).
     pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
