@@ -124,21 +124,15 @@ pub fn nboard_line(raw: &[u8]) -> NbLine {
     move_item(text).map_or(NbLine::Ignored, NbLine::Move)
 }
 
-/// A GGF game built from a random legal game, with the position it leaves.
-fn ggf_game(rng: &mut Rng) -> (String, Position, usize) {
-    let mut record = Record::new(Position::start());
-    let plies = rng.below(64);
-    let mut text =
-        String::from("(;GM[Othello]PC[NBoard]DT[2026-11-23 10:00:00 GMT]PB[a]PW[b]RE[?]");
-    text += [
-        "TI[5:00]",
-        "TI[1:00]",
-        "TI[15:00]",
-        "TI[0:03]",
-        "",
-        "TB[2:00]TW[1:00/0:01]",
-    ][rng.below(6)];
-    text += "TY[8]BO[8 ---------------------------O*------*O--------------------------- *]";
+/// Up to `plies` random legal moves played on `record` (fewer when the game ends), as GGF move
+/// tags (`B[F5]`, passes `PA`), each followed by one of `notes` (an eval, a time, or nothing).
+pub(super) fn random_ggf_moves(
+    rng: &mut Rng,
+    record: &mut Record,
+    plies: usize,
+    notes: &[&str],
+) -> String {
+    let mut text = String::new();
     for _ in 0..plies {
         let position = record.current();
         if position.is_game_over() {
@@ -159,10 +153,34 @@ fn ggf_game(rng: &mut Rng) -> (String, Position, usize) {
             Move::Pass => "PA".to_string(),
             Move::Play(sq) => sq.to_string().to_uppercase(),
         };
-        let notes = ["", "//1.5", "/0.00", "/-2.50/0.1", "//0.003"][rng.below(5)];
-        text += &format!("{tag}[{name}{notes}]");
+        let note = notes[rng.below(notes.len())];
+        text += &format!("{tag}[{name}{note}]");
         record.push(mv, false);
     }
+    text
+}
+
+/// A GGF game built from a random legal game, with the position it leaves.
+fn ggf_game(rng: &mut Rng) -> (String, Position, usize) {
+    let mut record = Record::new(Position::start());
+    let plies = rng.below(64);
+    let mut text =
+        String::from("(;GM[Othello]PC[NBoard]DT[2026-11-23 10:00:00 GMT]PB[a]PW[b]RE[?]");
+    text += [
+        "TI[5:00]",
+        "TI[1:00]",
+        "TI[15:00]",
+        "TI[0:03]",
+        "",
+        "TB[2:00]TW[1:00/0:01]",
+    ][rng.below(6)];
+    text += "TY[8]BO[8 ---------------------------O*------*O--------------------------- *]";
+    text += &random_ggf_moves(
+        rng,
+        &mut record,
+        plies,
+        &["", "//1.5", "/0.00", "/-2.50/0.1", "//0.003"],
+    );
     text += ";)";
     (text, record.current(), record.moves())
 }

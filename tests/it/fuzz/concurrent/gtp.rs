@@ -64,13 +64,7 @@ impl Session {
 
 /// Runs GTP servers for `lines` lines in all; panics on the first disagreement.
 pub fn fuzz_gtp_concurrently(seed: u64, lines: usize) -> Tally {
-    let mut rng = Rng(seed);
-    let mut tally = Tally::default();
-    while tally.lines < lines {
-        let run_lines = (lines - tally.lines).min(150 + rng.below(450));
-        run(&mut rng, &mut tally, run_lines);
-    }
-    tally
+    super::runs(seed, lines, run)
 }
 
 /// One server process, `lines` lines, then an ending.

@@ -161,6 +161,18 @@ impl RunShape {
     }
 }
 
+/// Server runs of `run` (one process each, 150 to 600 lines) for `lines` lines in all, from
+/// `seed`; a run panics on the first disagreement.
+pub fn runs(seed: u64, lines: usize, run: fn(&mut Rng, &mut Tally, usize)) -> Tally {
+    let mut rng = Rng(seed);
+    let mut tally = Tally::default();
+    while tally.lines < lines {
+        let run_lines = (lines - tally.lines).min(150 + rng.below(450));
+        run(&mut rng, &mut tally, run_lines);
+    }
+    tally
+}
+
 /// A pause between two lines of a batch: mostly none (lines arrive together and queue), else
 /// long enough for a search to be caught at its start, in its middle, or after it ended.
 pub fn pause(rng: &mut Rng) {

@@ -9,7 +9,7 @@ use super::{QUIT_WITHIN, RunShape, TINY_CLOCK, Tally, pause};
 use crate::common::rng::Rng;
 use crate::common::server::{PATIENCE, Server};
 use crate::fuzz::model::Record;
-use othello_engine::board::{Color, Move, Position};
+use othello_engine::board::{Move, Position};
 use std::time::{Duration, Instant};
 
 /// The session as the model knows it.
@@ -43,13 +43,7 @@ fn my_name(depth: u32) -> String {
 
 /// Runs NBoard servers for `lines` lines in all; panics on the first disagreement.
 pub fn fuzz_nboard_concurrently(seed: u64, lines: usize) -> Tally {
-    let mut rng = Rng(seed);
-    let mut tally = Tally::default();
-    while tally.lines < lines {
-        let run_lines = (lines - tally.lines).min(150 + rng.below(450));
-        run(&mut rng, &mut tally, run_lines);
-    }
-    tally
+    super::runs(seed, lines, run)
 }
 
 /// The server's next line, or a failure showing the batch after [`PATIENCE`].
@@ -80,29 +74,8 @@ fn random_game(rng: &mut Rng, clocked: bool) -> (String, Record, [Option<f64>; 2
         }
     }
     text += "TY[8]BO[8 ---------------------------O*------*O--------------------------- *]";
-    for _ in 0..rng.below(62) {
-        let position = record.current();
-        if position.is_game_over() {
-            break;
-        }
-        let squares = position.legal_squares();
-        let mv = if squares.is_empty() {
-            Move::Pass
-        } else {
-            Move::Play(squares[rng.below(squares.len())])
-        };
-        let tag = if position.side_to_move() == Color::Black {
-            "B"
-        } else {
-            "W"
-        };
-        let name = match mv {
-            Move::Pass => "PA".to_string(),
-            Move::Play(sq) => sq.to_string().to_uppercase(),
-        };
-        text += &format!("{tag}[{name}]");
-        record.push(mv, false);
-    }
+    let plies = rng.below(62);
+    text += &crate::fuzz::nboard::random_ggf_moves(rng, &mut record, plies, &[""]);
     text += ";)";
     (text, record, clocks)
 }
