@@ -10,14 +10,14 @@ const LONG_LINES: usize = 1_000_000;
 
 #[test]
 fn gtp_with_threads_and_pondering_against_the_model() {
-    let lines = concurrent::line_budget(CI_LINES);
+    let lines = crate::fuzz::line_budget("OTHELLO_CFUZZ_LINES", CI_LINES);
     let tally = concurrent::fuzz_gtp_concurrently(0x5851_f42d_4c95_7f2d, lines);
     eprintln!("{}", tally.summary("gtp"));
 }
 
 #[test]
 fn nboard_with_threads_and_pondering_against_the_model() {
-    let lines = concurrent::line_budget(CI_LINES);
+    let lines = crate::fuzz::line_budget("OTHELLO_CFUZZ_LINES", CI_LINES);
     let tally = concurrent::fuzz_nboard_concurrently(0x1405_7b7e_f767_814f, lines);
     eprintln!("{}", tally.summary("nboard"));
 }

@@ -16,13 +16,19 @@ fn report(protocol: &str, tally: &fuzz::Tally) {
 
 #[test]
 fn gtp_fuzz_against_the_model() {
-    let tally = fuzz::fuzz_gtp(0x2545_f491_4f6c_dd1d, fuzz::line_budget(CI_LINES));
+    let tally = fuzz::fuzz_gtp(
+        0x2545_f491_4f6c_dd1d,
+        fuzz::line_budget("OTHELLO_FUZZ_LINES", CI_LINES),
+    );
     report("gtp", &tally);
 }
 
 #[test]
 fn nboard_fuzz_against_the_model() {
-    let tally = fuzz::fuzz_nboard(0x9e37_79b9_7f4a_7c15, fuzz::line_budget(CI_LINES));
+    let tally = fuzz::fuzz_nboard(
+        0x9e37_79b9_7f4a_7c15,
+        fuzz::line_budget("OTHELLO_FUZZ_LINES", CI_LINES),
+    );
     report("nboard", &tally);
 }
 

@@ -29,9 +29,10 @@ pub use nboard::fuzz_nboard;
 
 use crate::common::rng::Rng;
 
-/// Lines per protocol: `OTHELLO_FUZZ_LINES`, or `default`.
-pub fn line_budget(default: usize) -> usize {
-    std::env::var("OTHELLO_FUZZ_LINES")
+/// Lines per protocol: the environment's `variable` (`OTHELLO_FUZZ_LINES`,
+/// `OTHELLO_CFUZZ_LINES`), or `default`.
+pub fn line_budget(variable: &str, default: usize) -> usize {
+    std::env::var(variable)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)

@@ -57,14 +57,6 @@ pub const QUIT_WITHIN: Duration = Duration::from_secs(5);
 /// except when a `quit`/`ping` will cut it short.
 pub const TINY_CLOCK: f64 = 0.5;
 
-/// Lines per protocol: `OTHELLO_CFUZZ_LINES`, or `default`.
-pub fn line_budget(default: usize) -> usize {
-    std::env::var("OTHELLO_CFUZZ_LINES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// What the runs of one protocol saw, for the closing report.
 #[derive(Debug, Default)]
 pub struct Tally {
