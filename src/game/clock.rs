@@ -148,6 +148,7 @@ impl GtpTimeSettings {
                 remaining,
                 increment: Duration::ZERO,
                 moves_to_go: Some(clock.stones),
+                lag: Duration::ZERO,
             }
         } else if clock.seconds <= 0.0 && self.stones > 0 {
             // Main time is gone and the controller has not said so yet: the first period.
@@ -155,12 +156,14 @@ impl GtpTimeSettings {
                 remaining: clock_duration(self.byo_yomi),
                 increment: Duration::ZERO,
                 moves_to_go: Some(self.stones),
+                lag: Duration::ZERO,
             }
         } else {
             TimeBudget {
                 remaining,
                 increment: Duration::ZERO,
                 moves_to_go: None,
+                lag: Duration::ZERO,
             }
         })
     }
@@ -297,6 +300,7 @@ pub fn nboard_budget(clocks: &[Option<GgfClock>; 2], record: &GameRecord) -> Opt
         remaining: clock_duration(clock.remaining_after(spent)),
         increment: clock_duration(clock.increment),
         moves_to_go: None,
+        lag: Duration::ZERO,
     })
 }
 
@@ -313,6 +317,7 @@ pub fn gtp_budget(
             remaining: clock_duration(clock.seconds),
             increment: Duration::ZERO,
             moves_to_go: (clock.stones > 0).then_some(clock.stones),
+            lag: Duration::ZERO,
         }),
         (None, None) => None,
     }

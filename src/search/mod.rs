@@ -91,7 +91,7 @@ pub use report::{SearchReport, Value};
 pub use review::MoveReview;
 pub use stability::stable_discs;
 pub use threads::{MAX_THREADS, available_threads, parse_threads};
-pub use time::{TimeBudget, limits_for, move_time};
+pub use time::{LagMeter, TimeBudget, limits_for, move_time};
 pub use tt::TranspositionTable;
 
 use crate::board::{Bits, MAX_EMPTIES, Move, Position, Square};

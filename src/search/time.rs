@@ -32,6 +32,13 @@ use std::time::{Duration, Instant};
 const OVERHEAD: Duration = Duration::from_millis(60);
 /// The part of the clock kept in reserve, on top of [`OVERHEAD`].
 const RESERVE: f64 = 0.05;
+/// Time never planned while the clock runs low (at most half of what is left): a machine
+/// busy with other work can stall the engine for a tenth of a second or two between the
+/// deadline and the answer, and with nothing left the next move has only that stall's time.
+const LOW_CLOCK_FLOOR: Duration = Duration::from_millis(150);
+/// The measured lag counted against a move is at most this (beyond it the measure is wrong,
+/// or the machine is too slow for any plan).
+const MAX_LAG: Duration = Duration::from_secs(2);
 /// The soft deadline, as a part of the move's share.
 const SOFT_PART: f64 = 0.6;
 /// The hard deadline, as a multiple of the move's share.
@@ -64,6 +71,9 @@ pub struct TimeBudget {
     pub increment: Duration,
     /// Moves the remaining time must last for, when the clock says (byo-yomi periods).
     pub moves_to_go: Option<u32>,
+    /// Time the clock is charged for each move beyond the search's own, as measured on
+    /// earlier moves (pipes, the controller, a busy machine): [`LagMeter`].
+    pub lag: Duration,
 }
 
 /// Limits for a search of `position` with `budget` (or with no clock at all), watching `stop`.
@@ -88,6 +98,50 @@ pub fn limits_for(
     }
 }
 
+/// Measures the lag: time the controller charges for a move beyond what the engine's own watch
+/// saw (the pipes, the controller's turn, a machine busy with other work). After each move
+/// the clock it should show is noted ([`LagMeter::moved`]); when the controller next tells
+/// the clock ([`LagMeter::told`]), the shortfall is a sample. The lag is a moving average
+/// of the samples, so one stall raises it for a few moves and a loaded machine for as long
+/// as the load lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LagMeter {
+    expected: Option<Duration>,
+    lag: Duration,
+}
+
+/// The weight of the newest sample in the lag's moving average.
+const LAG_SAMPLE_WEIGHT: f64 = 0.25;
+
+impl LagMeter {
+    /// A move was made with `before` on the clock and took `spent` by the engine's watch.
+    pub fn moved(&mut self, before: Duration, spent: Duration) {
+        self.expected = Some(before.saturating_sub(spent));
+    }
+
+    /// The controller says the clock shows `remaining`: the shortfall against the expected
+    /// clock is a sample (none when no move was noted since, or the clock did not run down as
+    /// a main time does).
+    pub fn told(&mut self, remaining: Duration) {
+        if let Some(expected) = self.expected.take() {
+            let sample = expected.saturating_sub(remaining).min(MAX_LAG);
+            self.lag =
+                self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + sample.mul_f64(LAG_SAMPLE_WEIGHT);
+        }
+    }
+
+    /// The clock changed in a way that is no move's (new settings, a new period): the next
+    /// report is no sample.
+    pub fn forget_move(&mut self) {
+        self.expected = None;
+    }
+
+    /// The lag as measured so far.
+    pub fn lag(&self) -> Duration {
+        self.lag
+    }
+}
+
 /// How much thought a move with `empties` empty squares deserves, relative to the others.
 pub fn move_weight(empties: u32) -> f64 {
     match empties {
@@ -100,22 +154,37 @@ pub fn move_weight(empties: u32) -> f64 {
 }
 
 /// The soft and hard time for one move with `empties` empty squares.
+///
+/// The reserve is the larger of a part of the clock with the overhead (twice the measured
+/// lag when that is more) and, while the clock runs low, [`LOW_CLOCK_FLOOR`]. Each of the
+/// mover's moves left is then charged its lag, and this move's deadline leaves room for its own.
 pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
-    let reserve = budget.remaining.mul_f64(RESERVE) + OVERHEAD;
-    let usable = budget.remaining.saturating_sub(reserve).as_secs_f64();
+    let lag = budget.lag.min(MAX_LAG);
+    let overhead = OVERHEAD.max(lag * 2);
+    let reserve = (budget.remaining.mul_f64(RESERVE) + overhead)
+        .max(LOW_CLOCK_FLOOR.min(budget.remaining / 2));
+    let kept = budget.remaining.saturating_sub(reserve).as_secs_f64();
+    let lag = lag.as_secs_f64();
     let increment = budget.increment.as_secs_f64();
-    let (share, cap) = match budget.moves_to_go {
+    let (share, cap, usable) = match budget.moves_to_go {
         // A period of so many moves: an even share, and the whole period for its last move.
-        Some(moves) => (
-            usable / f64::from(moves.max(1)) + increment * INCREMENT_PART,
-            usable + increment * INCREMENT_PART,
-        ),
+        Some(moves) => {
+            let usable = (kept - lag * f64::from(moves.saturating_sub(1))).max(0.0);
+            (
+                usable / f64::from(moves.max(1)) + increment * INCREMENT_PART,
+                usable + increment * INCREMENT_PART,
+                usable,
+            )
+        }
         None => {
             // The mover's moves left: this one, then every second empty square.
+            let moves_left = empties.max(1).div_ceil(2);
+            let usable = (kept - lag * f64::from(moves_left - 1)).max(0.0);
             let weights: f64 = (1..=empties.max(1)).rev().step_by(2).map(move_weight).sum();
             (
                 usable * move_weight(empties) / weights + increment * INCREMENT_PART,
                 usable * MAX_PART_OF_CLOCK + increment * INCREMENT_PART * MAX_PART_OF_CLOCK,
+                usable,
             )
         }
     };
@@ -248,6 +317,7 @@ mod tests {
                 remaining,
                 increment: Duration::from_secs_f64(increment),
                 moves_to_go: None,
+                lag: Duration::ZERO,
             };
             let (soft, hard) = move_time(empties, budget);
             assert!(soft <= hard, "soft {soft:?} beyond hard {hard:?}");
@@ -279,6 +349,72 @@ mod tests {
         }
     }
 
+    /// Plays a game of `clock` seconds for one side whose controller charges `lag` on top of
+    /// every move, the engine measuring it as the GTP session does; each move spends its
+    /// whole hard time. Returns the least time left before a move.
+    fn play_with_lag(clock: f64, first_empties: u32, lag: Duration) -> f64 {
+        let mut remaining = Duration::from_secs_f64(clock);
+        let mut meter = LagMeter::default();
+        let mut least = f64::INFINITY;
+        for empties in (1..=first_empties).rev().step_by(2) {
+            meter.told(remaining);
+            let budget = TimeBudget {
+                remaining,
+                increment: Duration::ZERO,
+                moves_to_go: None,
+                lag: meter.lag(),
+            };
+            let (_, hard) = move_time(empties, budget);
+            least = least.min(remaining.as_secs_f64() - hard.as_secs_f64() - lag.as_secs_f64());
+            meter.moved(remaining, hard);
+            remaining = remaining.saturating_sub(hard + lag);
+        }
+        least
+    }
+
+    #[test]
+    fn a_measured_lag_is_kept_for_every_move_left() {
+        // 30 ms a move beyond the search is almost half of a 2-second game's clock.
+        for clock in [2.0, 5.0, 60.0] {
+            let least = play_with_lag(clock, 52, Duration::from_millis(30));
+            assert!(least > 0.0, "{clock} s: ran out by {:.3} s", -least);
+        }
+        let mut meter = LagMeter::default();
+        meter.moved(Duration::from_secs(1), Duration::from_millis(200));
+        meter.told(Duration::from_millis(700));
+        assert_eq!(
+            meter.lag(),
+            Duration::from_millis(100).mul_f64(LAG_SAMPLE_WEIGHT)
+        );
+        // A clock that went up (an increment, a new period) is no lag, and a report with no
+        // move before it is no sample.
+        meter.moved(Duration::from_secs(1), Duration::from_millis(200));
+        meter.told(Duration::from_secs(5));
+        meter.told(Duration::ZERO);
+        assert!(meter.lag() < Duration::from_millis(100).mul_f64(LAG_SAMPLE_WEIGHT));
+    }
+
+    #[test]
+    fn a_low_clock_keeps_a_floor_for_stalls() {
+        for millis in [50, 150, 280, 400, 1000] {
+            let remaining = Duration::from_millis(millis);
+            for empties in [40, 20, 8, 1] {
+                let budget = TimeBudget {
+                    remaining,
+                    increment: Duration::ZERO,
+                    moves_to_go: None,
+                    lag: Duration::ZERO,
+                };
+                let (_, hard) = move_time(empties, budget);
+                let kept = remaining.saturating_sub(hard);
+                assert!(
+                    kept >= Duration::from_millis(150).min(remaining / 2),
+                    "{millis} ms at {empties} empties: plans {hard:?}, keeps {kept:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_side_spending_its_shares_uses_most_of_the_clock() {
         // A search stops between its soft and hard deadline; spending a little more than the
@@ -305,6 +441,7 @@ mod tests {
                 remaining: Duration::from_secs(30),
                 increment: Duration::ZERO,
                 moves_to_go: Some(moves),
+                lag: Duration::ZERO,
             };
             let (soft, hard) = move_time(40, budget);
             assert!(soft <= hard && hard <= Duration::from_secs(30));

@@ -6,8 +6,8 @@ use crate::game::GameRecord;
 use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
 use crate::protocol::Output;
 use crate::protocol::play::{Controller, Think};
-use crate::search::Levels;
-use std::time::Instant;
+use crate::search::{LagMeter, Levels, TimeBudget};
+use std::time::{Duration, Instant};
 
 /// A GTP session: the game, the clocks and the levels.
 pub struct GtpSession {
@@ -15,6 +15,8 @@ pub struct GtpSession {
     levels: Levels,
     time_settings: Option<GtpTimeSettings>,
     clocks: [Option<GtpClock>; 2],
+    /// Each side's lag: what the controller charges beyond the engine's own time.
+    lag: [LagMeter; 2],
     output: Output,
 }
 
@@ -26,6 +28,7 @@ impl GtpSession {
             levels,
             time_settings: None,
             clocks: [None, None],
+            lag: [LagMeter::default(); 2],
             output,
         }
     }
@@ -133,9 +136,17 @@ impl GtpSession {
             C::TimeSettings(settings) => {
                 self.time_settings = Some(settings);
                 self.clocks = [None, None];
+                self.lag.iter_mut().for_each(LagMeter::forget_move);
                 Ok(String::new())
             }
             C::TimeLeft(color, clock) => {
+                let lag = &mut self.lag[color.index()];
+                if clock.stones == 0 {
+                    lag.told(Duration::try_from_secs_f64(clock.seconds).unwrap_or_default());
+                } else {
+                    // Byo-yomi periods start afresh: no sample.
+                    lag.forget_move();
+                }
                 self.clocks[color.index()] = Some(clock);
                 Ok(String::new())
             }
@@ -175,6 +186,15 @@ impl GtpSession {
         }
     }
 
+    /// `color`'s budget: its clock as the controller told it (or as charged since), with
+    /// the lag measured on its moves.
+    fn budget(&self, color: Color) -> Option<TimeBudget> {
+        gtp_budget(self.time_settings, self.clocks[color.index()]).map(|budget| TimeBudget {
+            lag: self.lag[color.index()].lag(),
+            ..budget
+        })
+    }
+
     /// `genmove` (`reg_genmove` when not `playing`): the controller's move for `color`, played
     /// and charged to its clock when `playing`, then pondered on.
     fn genmove(
@@ -193,7 +213,7 @@ impl GtpSession {
         let mut think = Think {
             position: next.current(),
             levels: self.levels,
-            budget: gtp_budget(self.time_settings, self.clocks[color.index()]),
+            budget: self.budget(color),
         };
         // `quit` must not wait for a long search: it stops it, this reply goes out with the
         // best move so far, then `quit` is answered in turn.
@@ -208,11 +228,16 @@ impl GtpSession {
             if let Some(settings) = self.time_settings {
                 let index = color.index();
                 let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
-                self.clocks[index] = Some(settings.charge(clock, started.elapsed().as_secs_f64()));
+                let spent = started.elapsed();
+                if clock.stones == 0 {
+                    let before = Duration::try_from_secs_f64(clock.seconds).unwrap_or_default();
+                    self.lag[index].moved(before, spent);
+                }
+                self.clocks[index] = Some(settings.charge(clock, spent.as_secs_f64()));
             }
             if let Some(report) = &choice.report {
                 // The ponder thinks with the clock the engine's next move will have.
-                think.budget = gtp_budget(self.time_settings, self.clocks[color.index()]);
+                think.budget = self.budget(color);
                 play.ponder_after(report, think);
             }
         }
