@@ -27,7 +27,7 @@
 //! searches then see the time the next `genmove` will have, which is why a GTP move reads
 //! its clock twice.
 
-use super::worker::{PonderPlan, SearchJob, Worker};
+use super::worker::{PonderJob, PonderPlan, SearchJob, Worker};
 use crate::board::{Move, Position};
 use crate::search::{Levels, Limits, SearchReport, Searcher, TimeBudget, Value, limits_for};
 use std::sync::Arc;
@@ -398,6 +398,7 @@ fn ponder_plan(think: Think) -> PonderPlan {
             return None;
         }
         let expected = report.pv.get(1).copied();
+        let expected_position = expected.and_then(|m| root.play(m).ok());
         let limits = Limits {
             stop,
             ..Limits::none()
@@ -407,7 +408,11 @@ fn ponder_plan(think: Think) -> PonderPlan {
             log::debug!("pondered {nodes} nodes ({})", ponder_name(&root, expected));
             None
         });
-        Some((root, job))
+        Some(PonderJob {
+            root,
+            expected: expected_position,
+            job,
+        })
     })
 }
 

@@ -37,11 +37,27 @@ pub enum Event {
 /// A search job: runs on the search thread with the searcher, prints what it prints.
 pub type SearchJob = Box<dyn FnOnce(&mut Searcher) -> Option<SearchReport> + Send>;
 
-/// What a ponder needs from the engine's move: the root (the position after the move) and
-/// the job, made from the report of the search that chose the move and the ponder's stop
-/// flag; `None` when there is nothing to ponder (the game is over).
-pub type PonderPlan =
-    Box<dyn FnOnce(&SearchReport, Arc<AtomicBool>) -> Option<(Position, SearchJob)> + Send>;
+/// What a ponder needs from the engine's move: its [`PonderJob`], made from the report of
+/// the search that chose the move and the ponder's stop flag; `None` when there is nothing to
+/// ponder (the game is over).
+pub type PonderPlan = Box<dyn FnOnce(&SearchReport, Arc<AtomicBool>) -> Option<PonderJob> + Send>;
+
+/// A ponder: its root (the position after the engine's move), the position after the reply
+/// it expects (searched first), and its job.
+pub struct PonderJob {
+    /// The position after the engine's move, the opponent to move.
+    pub root: Position,
+    /// The position after the expected reply, if the ponder expects one.
+    pub expected: Option<Position>,
+    /// The search.
+    pub job: SearchJob,
+}
+
+/// The running ponder: its root and the position it expects.
+struct PonderState {
+    root: Position,
+    expected: Option<Position>,
+}
 
 /// The input queue and the searcher, idle or lent to a running search.
 pub struct Worker {
@@ -53,10 +69,10 @@ pub struct Worker {
     input_ended: bool,
     running_stop: Option<Arc<AtomicBool>>,
     last_report: Option<SearchReport>,
-    /// The ponder to start when the session goes idle: its root, stop flag and job.
-    next_ponder: Option<(Position, Arc<AtomicBool>, SearchJob)>,
-    /// The root of the running ponder, when the running job is one.
-    pondering: Option<Position>,
+    /// The ponder to start when the session goes idle, with its stop flag.
+    next_ponder: Option<(PonderJob, Arc<AtomicBool>)>,
+    /// The running ponder, when the running job is one.
+    pondering: Option<PonderState>,
     /// The threads of the searcher, given again to a fresh one after a panic.
     threads: usize,
     /// Whether the engine ponders after its moves (`--ponder`), and the plan of the ponder
@@ -157,7 +173,7 @@ impl Worker {
             return;
         }
         let stop = Arc::new(AtomicBool::new(false));
-        self.next_ponder = plan(report, stop.clone()).map(|(root, job)| (root, stop, job));
+        self.next_ponder = plan(report, stop.clone()).map(|ponder| (ponder, stop));
     }
 
     /// Tells the worker the session's position is now `position`: a ponder (running or
@@ -175,12 +191,19 @@ impl Worker {
         if self
             .next_ponder
             .as_ref()
-            .is_some_and(|(root, ..)| !related(root))
+            .is_some_and(|(ponder, _)| !related(&ponder.root))
         {
             self.next_ponder = None;
         }
-        if self.pondering.as_ref().is_some_and(|root| !related(root)) {
-            self.raise_stop();
+        if let Some(ponder) = &self.pondering {
+            if !related(&ponder.root) {
+                self.raise_stop();
+            } else if ponder.root != *position {
+                // The opponent's reply came while pondering: said in the log, so that how
+                // often the ponder guessed right can be counted.
+                let hit = ponder.expected.as_ref() == Some(position);
+                log::debug!("ponder {}", if hit { "hit" } else { "miss" });
+            }
         }
     }
 
@@ -189,9 +212,12 @@ impl Worker {
         if self.running_stop.is_some() || self.searcher.is_none() {
             return;
         }
-        if let Some((root, stop, job)) = self.next_ponder.take() {
-            self.start_job(stop, job);
-            self.pondering = Some(root);
+        if let Some((ponder, stop)) = self.next_ponder.take() {
+            self.start_job(stop, ponder.job);
+            self.pondering = Some(PonderState {
+                root: ponder.root,
+                expected: ponder.expected,
+            });
         }
     }
 

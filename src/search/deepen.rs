@@ -265,3 +265,46 @@ fn aspiration<E: Evaluator>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Pattern;
+    use crate::search::midgame::tests::{full_width, negamax, random_positions};
+
+    /// A window that misses the value, low or high, by a little or by far, is widened and
+    /// searched again until the value falls inside: the answer is the full window's, the
+    /// plain negamax value, whatever the guess.
+    #[test]
+    fn a_failed_aspiration_window_re_searches_to_the_full_window_value() {
+        let (positions, _) = random_positions(6, 23);
+        let eval = Pattern;
+        let (mut failed_low, mut failed_high) = (0, 0);
+        for (i, position) in positions.iter().enumerate().step_by(7) {
+            let depth = ASPIRATION_MIN_DEPTH + (i as u32 % 2);
+            let exact = negamax(&eval, position, depth);
+            if exact.abs() > WIN {
+                continue;
+            }
+            for miss in [-5000, -1500, -450, -150, 0, 60, 150, 450, 1500, 5000] {
+                // The guess is `miss` away from the value: above it, the first window fails low.
+                let guess = exact + miss;
+                let tt = TranspositionTable::new(1);
+                let mut stopper = Stopper::new(&Limits::none());
+                let mut search = full_width(&tt, &eval, &mut stopper);
+                let state = eval.state(position);
+                let (value, _) = aspiration(&mut search, position, &state, depth, guess);
+                assert_eq!(value, exact, "{position:?} depth {depth}, guess {guess}");
+                if miss > ASPIRATION_DELTA {
+                    failed_low += 1;
+                } else if miss < -ASPIRATION_DELTA {
+                    failed_high += 1;
+                }
+            }
+        }
+        assert!(
+            failed_low > 20 && failed_high > 20,
+            "{failed_low} {failed_high}"
+        );
+    }
+}

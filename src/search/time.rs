@@ -12,6 +12,14 @@
 //! new iteration) is a part of the share, the hard deadline (the search stops) a multiple of
 //! it but never more than half the usable time, so no single move can lose the game on time.
 //!
+//! **Lag and stalls.** The clock that counts is the controller's, and it charges each move
+//! more than the search took: the pipes, the controller's own turn, and on a machine busy
+//! with other work a stall of the engine's process between its deadline and its answer. The
+//! sessions measure that lag on the engine's moves ([`LagMeter`]: GTP's `time_left` against
+//! the engine's own watch) and the plan keeps it for every move left; and while the clock
+//! runs low, a floor of it ([`LOW_CLOCK_FLOOR`]) is never planned, so that one stall does not
+//! leave the next move with nothing.
+//!
 //! **Iterations.** Each iteration of the deepening costs a few times the one before. The
 //! [`IterationPlanner`] predicts the next one's time from the last two and starts it only if
 //! it should end before the hard deadline; when the best move changed at the last depth the
@@ -411,6 +419,42 @@ mod tests {
                     kept >= Duration::from_millis(150).min(remaining / 2),
                     "{millis} ms at {empties} empties: plans {hard:?}, keeps {kept:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn no_plan_exceeds_the_clock_from_a_tenth_of_a_second_to_an_hour() {
+        let clocks = [
+            0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0,
+        ];
+        let increments = [0.0, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0];
+        for clock in clocks {
+            let remaining = Duration::from_secs_f64(clock);
+            for increment in increments {
+                // Every phase, every kind of clock, with and without a measured lag.
+                for empties in 1..=60 {
+                    for moves_to_go in [None, Some(1), Some(5), Some(30)] {
+                        for lag in [0, 5, 50, 500] {
+                            let budget = TimeBudget {
+                                remaining,
+                                increment: Duration::from_secs_f64(increment),
+                                moves_to_go,
+                                lag: Duration::from_millis(lag),
+                            };
+                            let (soft, hard) = move_time(empties, budget);
+                            assert!(
+                                soft <= hard && hard < remaining,
+                                "{budget:?} at {empties} empties: soft {soft:?}, hard {hard:?}"
+                            );
+                        }
+                    }
+                }
+                // Whole games from every phase, each move spending its whole hard time.
+                for first in [60, 52, 41, 30, 21, 12, 5] {
+                    let (least, _) = play_game(clock, increment, first, |_, hard| hard);
+                    assert!(least > 0.0, "{clock}+{increment} from {first}: ran out");
+                }
             }
         }
     }

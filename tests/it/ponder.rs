@@ -4,8 +4,8 @@
 use crate::common;
 use crate::common::colour;
 use crate::common::server::{Server, go_answer};
-use othello_engine::board::{Move, Position};
-use othello_engine::search::{Levels, Limits, Searcher};
+use othello_engine::board::{Color, Move, Position};
+use othello_engine::search::{Levels, Limits, Searcher, TimeBudget, move_time};
 use std::time::{Duration, Instant};
 
 /// What a command may take while the engine ponders: it takes well under a millisecond
@@ -95,6 +95,84 @@ fn a_pondering_gtp_engine_answers_at_once() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// GTP under a clock with two threads and pondering, a whole game: the opponent answers
+/// with the move a search prefers (the reply the ponder expects, often) or the last legal
+/// one (rarely expected), so the log shows ponder hits and misses; after either, `genmove`
+/// answers within the hard time the time manager plans for the clock it was told (with a
+/// prompt reply's allowance for the pipes).
+#[test]
+fn ponder_hits_and_misses_both_answer_within_the_plan() {
+    let dir = common::temp_dir("ponder-plan");
+    let log = dir.join("gtp.log");
+    let log_arg = log.to_string_lossy().into_owned();
+    let mut s = Server::start(&[
+        "gtp",
+        "--threads",
+        "2",
+        "--ponder",
+        "--no-book",
+        "--log-file",
+        &log_arg,
+    ]);
+    let clock = 6.0;
+    assert_eq!(s.gtp(&format!("time_settings {clock} 0 0")), ["="]);
+    let mut remaining: f64 = clock;
+    let mut opponent = Searcher::new(16, None);
+    let levels = Levels::preset(6).expect("a preset");
+    let mut position = Position::start();
+    let mut replies = 0;
+    while !position.is_game_over() {
+        if position.must_pass() {
+            position = position.pass();
+            continue;
+        }
+        if position.side_to_move() == Color::Black {
+            assert_eq!(s.gtp(&format!("time_left black {remaining:.3} 0")), ["="]);
+            let (reply, took) = timed_gtp(&mut s, "genmove black");
+            let budget = TimeBudget {
+                remaining: Duration::from_secs_f64(remaining),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+                lag: Duration::ZERO,
+            };
+            let (_, hard) = move_time(position.empty_count(), budget);
+            assert!(
+                took <= hard + PROMPT,
+                "{} empties, {remaining:.3} s left: planned {hard:?}, took {took:?}",
+                position.empty_count()
+            );
+            remaining = (remaining - took.as_secs_f64()).max(0.0);
+            let mv: Move = reply[0].trim_start_matches("= ").parse().expect("a move");
+            position = position.play(mv).expect("legal");
+        } else {
+            // The opponent thinks; the engine ponders meanwhile.
+            std::thread::sleep(Duration::from_millis(150));
+            let reply = if replies % 2 == 0 {
+                opponent
+                    .think(&position, &levels, &Limits::none(), &mut |_| {})
+                    .best_move
+            } else {
+                position
+                    .legal_squares()
+                    .last()
+                    .map_or(Move::Pass, |&sq| Move::Play(sq))
+            };
+            replies += 1;
+            assert_eq!(s.gtp(&format!("play white {reply}")), ["="]);
+            position = position.play(reply).expect("legal");
+        }
+    }
+    assert_eq!(s.gtp("quit"), ["="]);
+    s.finish();
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let (hits, misses) = (
+        text.matches("ponder hit").count(),
+        text.matches("ponder miss").count(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(hits >= 2 && misses >= 2, "{hits} hits, {misses} misses");
 }
 
 /// NBoard with `set ponder on`: after `===` the engine ponders through the echo of its move,

@@ -20,7 +20,7 @@
 mod leaves;
 mod ordering;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use super::limits::Stopper;
 use super::probcut::{self, MpcTable, Selectivity};

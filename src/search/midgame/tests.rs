@@ -46,7 +46,7 @@ impl<E: Evaluator> Evaluator for Checked<E> {
 }
 
 /// Positions along random games, with the passes they meet.
-fn random_positions(games: usize, seed: u64) -> (Vec<Position>, usize) {
+pub(crate) fn random_positions(games: usize, seed: u64) -> (Vec<Position>, usize) {
     let mut state = seed;
     let (mut out, mut passes) = (Vec::new(), 0);
     for _ in 0..games {
@@ -90,7 +90,7 @@ fn check_searches<E: Evaluator>(inner: E) {
 }
 
 /// A full-width search with `eval`.
-fn full_width<'a, E: Evaluator>(
+pub(crate) fn full_width<'a, E: Evaluator>(
     tt: &'a TranspositionTable,
     eval: &'a E,
     stopper: &'a mut Stopper,
@@ -108,7 +108,7 @@ fn full_width<'a, E: Evaluator>(
 
 /// Plain negamax without pruning, table or selectivity, scoring leaves as the search
 /// does: the reference a full-width search must equal.
-fn negamax<E: Evaluator>(eval: &E, position: &Position, depth: u32) -> i32 {
+pub(crate) fn negamax<E: Evaluator>(eval: &E, position: &Position, depth: u32) -> i32 {
     let moves = position.legal_moves();
     if moves == 0 {
         if legal_moves(position.opponent(), position.player()) == 0 {
