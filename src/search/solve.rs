@@ -2,7 +2,7 @@
 //! the searched guess that centres the solver's first window, the solve on every thread, and
 //! the principal variation, proven move by move near the end.
 
-use super::endgame::Endgame;
+use super::endgame::{Endgame, SolveStats};
 use super::limits::Stopper;
 use super::report::principal_variation;
 use super::{
@@ -74,6 +74,7 @@ impl Searcher {
                 stopper: &mut stopper,
                 selectivity: Selectivity::FULL,
                 busy,
+                stats: SolveStats::default(),
             };
             let (mut score, mut best) = match mode {
                 EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
@@ -89,11 +90,17 @@ impl Searcher {
                 (score, best) = solver.solve_exact(p, o, score, n);
                 value = Value::Exact(score);
             }
-            (value, best, solver.nodes, stopper.stopped())
+            let mut stats = std::mem::take(&mut solver.stats);
+            stats.nodes = solver.nodes;
+            (value, best, stats, stopper.stopped())
         };
-        let ((value, best, solver_nodes, stopped), helper_nodes) =
+        let ((value, best, mut stats, stopped), helper_stats) =
             threads::with_helpers(self.threads, limits, || solve(limits), |l| solve(l).2);
-        let nodes = solver_nodes + helper_nodes + backup.nodes + guess_nodes;
+        stats += helper_stats;
+        if log::log_enabled!(log::Level::Debug) {
+            stats.lines().iter().for_each(|line| log::debug!("{line}"));
+        }
+        let nodes = stats.nodes + backup.nodes + guess_nodes;
         if stopped {
             let mut r = backup;
             r.nodes = nodes;
@@ -201,6 +208,7 @@ impl Searcher {
             stopper: &mut stopper,
             selectivity: Selectivity::FULL,
             busy: None,
+            stats: SolveStats::default(),
         };
         let n = position.empty_count();
         let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);

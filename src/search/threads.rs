@@ -23,6 +23,7 @@
 
 use super::limits::Limits;
 use crate::board::flips;
+use std::ops::AddAssign;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -183,15 +184,18 @@ impl<'a> Deferrer<'a> {
 /// Runs `main` on this thread with `limits`, and `helper` on `threads - 1` other threads at
 /// once; the helpers share the hard deadline but get a stop flag of their own, raised when
 /// `main` returns. Returns `main`'s result and the sum of what the helpers return (their
-/// node counts).
-pub(crate) fn with_helpers<R>(
+/// node counts, or the counts of what they did).
+pub(crate) fn with_helpers<R, H>(
     threads: usize,
     limits: &Limits,
     main: impl FnOnce() -> R,
-    helper: impl Fn(&Limits) -> u64 + Sync,
-) -> (R, u64) {
+    helper: impl Fn(&Limits) -> H + Sync,
+) -> (R, H)
+where
+    H: Default + AddAssign + Send,
+{
     if threads <= 1 {
-        return (main(), 0);
+        return (main(), H::default());
     }
     let helper_limits = Limits {
         stop: Arc::new(AtomicBool::new(false)),
@@ -206,8 +210,11 @@ pub(crate) fn with_helpers<R>(
         helper_limits.stop.store(true, Ordering::Relaxed);
         // A helper that panicked has already said so on stderr; its nodes are lost, the
         // main thread's answer stands.
-        let nodes = handles.into_iter().filter_map(|h| h.join().ok()).sum();
-        (result, nodes)
+        let mut sum = H::default();
+        for counts in handles.into_iter().filter_map(|h| h.join().ok()) {
+            sum += counts;
+        }
+        (result, sum)
     })
 }
 

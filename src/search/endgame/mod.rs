@@ -55,9 +55,13 @@
 //!
 //! **Stopping.** Null-window nodes poll the [`Stopper`]; a stopped search returns a value that
 //! means nothing and stores nothing, and the searcher falls back on its quick search's move.
+//!
+//! **Statistics.** Each solve counts its nodes by empties and by kind of work, and how its
+//! null-window nodes ended (`stats.rs`); `RUST_LOG=debug` prints them after the solve.
 
 mod leaves;
 mod ordering;
+mod stats;
 mod windows;
 
 use super::limits::Stopper;
@@ -69,6 +73,8 @@ use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};
 use crate::eval::{Evaluator, PatternFull};
 use ordering::{MoveList, ORDER_SCALE, order_moves, reply_weight};
+use stats::Ending;
+pub(crate) use stats::SolveStats;
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
 const SHALLOW_EMPTIES: u32 = 6;
@@ -129,6 +135,8 @@ pub(crate) struct Endgame<'a> {
     pub selectivity: Selectivity,
     /// With several threads, the moves being searched by others (see `threads.rs`).
     pub busy: Option<&'a Busy>,
+    /// What the solve did, for the log (`stats.rs`).
+    pub stats: SolveStats,
 }
 
 impl<'a> Endgame<'a> {
@@ -162,6 +170,7 @@ impl<'a> Endgame<'a> {
             return (self.nws(player, opponent, alpha, n), NO_MOVE);
         }
         self.nodes += 1;
+        self.stats.node(n);
         let moves = legal_moves(player, opponent);
         if moves == 0 {
             if legal_moves(opponent, player) == 0 {
@@ -250,6 +259,7 @@ impl<'a> Endgame<'a> {
             return 0;
         }
         self.nodes += 1;
+        self.stats.node(n);
         let moves = legal_moves(player, opponent);
         if moves == 0 {
             if legal_moves(opponent, player) == 0 {
@@ -258,6 +268,7 @@ impl<'a> Endgame<'a> {
             return -self.nws(opponent, player, -alpha - 1, n);
         }
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha) {
+            self.stats.ended(Ending::Stability);
             return bound;
         }
         let use_tt = n >= TT_EMPTIES;
@@ -265,9 +276,11 @@ impl<'a> Endgame<'a> {
         if use_tt && let Some(e) = self.tt.probe(player, opponent, KIND_ENDGAME) {
             if e.depth >= self.table_depth(n) {
                 if e.lower > alpha {
+                    self.stats.ended(Ending::Table);
                     return e.lower;
                 }
                 if e.upper <= alpha {
+                    self.stats.ended(Ending::Table);
                     return e.upper;
                 }
             }
@@ -276,12 +289,14 @@ impl<'a> Endgame<'a> {
         if n >= ETC_EMPTIES
             && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
         {
+            self.stats.ended(Ending::Transposition);
             return v;
         }
         if n >= probcut::ENDGAME_MIN_EMPTIES
             && self.selectivity.is_selective()
             && let Some(v) = self.probcut(player, opponent, alpha, n)
         {
+            self.stats.ended(Ending::ProbCut);
             return v;
         }
         // The table move first, and the others ordered only if it does not refute the node:
@@ -297,6 +312,7 @@ impl<'a> Endgame<'a> {
         let mut best = -65;
         let mut best_move = NO_MOVE;
         let mut split = Deferrer::new(self.busy.filter(|_| n >= SPLIT_EMPTIES));
+        let mut searched = 0;
         loop {
             let candidate = if let Some(t) = pending_table.take() {
                 Some(t)
@@ -323,6 +339,7 @@ impl<'a> Endgame<'a> {
             };
             let v = -self.nws(np, no, -alpha - 1, n - 1);
             split.finish(claim);
+            searched += 1;
             if v > best {
                 best = v;
                 best_move = sq;
@@ -331,6 +348,11 @@ impl<'a> Endgame<'a> {
                 }
             }
         }
+        self.stats.ended(match searched {
+            _ if best <= alpha => Ending::AllMoves,
+            1 => Ending::FirstMove,
+            _ => Ending::LaterMove,
+        });
         if use_tt && !self.stopper.stopped() {
             if best > alpha {
                 self.tt.store(
@@ -389,6 +411,7 @@ impl<'a> Endgame<'a> {
             list.push(sq as u8, f, key);
         }
         self.nodes += shallow.nodes;
+        self.stats.ordering_nodes += shallow.nodes;
         list.sort();
     }
 

@@ -111,6 +111,7 @@ impl Endgame<'_> {
             }
         }
         self.nodes += shallow.nodes;
+        self.stats.probcut_nodes += shallow.nodes;
         result.filter(|_| !self.stopper.stopped())
     }
 
