@@ -27,7 +27,10 @@
 //! searches then see the time the next `genmove` will have, which is why a GTP move reads
 //! its clock twice.
 
-use super::worker::{PonderJob, PonderPlan, SearchJob, Worker};
+use super::worker::Worker;
+use ponder::ponder_plan;
+
+mod ponder;
 use crate::board::{Move, Position};
 use crate::search::{Levels, Limits, SearchReport, Searcher, TimeBudget, Value, limits_for};
 use std::sync::Arc;
@@ -385,43 +388,6 @@ impl Controller {
 /// A stop flag not raised yet.
 fn fresh_stop() -> Arc<AtomicBool> {
     Arc::new(AtomicBool::new(false))
-}
-
-/// The plan of a ponder after the engine's search of `think`'s position (with its levels,
-/// and its budget, the engine's clock if one runs): [`Searcher::ponder`] on the position
-/// after the move played, the reply its principal variation expects first.
-fn ponder_plan(think: Think) -> PonderPlan {
-    let (position, levels, budget) = (think.position, think.levels, think.budget);
-    Box::new(move |report, stop| {
-        let root = position.play(report.best_move).ok()?;
-        if root.is_game_over() {
-            return None;
-        }
-        let expected = report.pv.get(1).copied();
-        let expected_position = expected.and_then(|m| root.play(m).ok());
-        let limits = Limits {
-            stop,
-            ..Limits::none()
-        };
-        let job: SearchJob = Box::new(move |searcher| {
-            let nodes = searcher.ponder(&root, expected, &levels, budget, &limits);
-            log::debug!("pondered {nodes} nodes ({})", ponder_name(&root, expected));
-            None
-        });
-        Some(PonderJob {
-            root,
-            expected: expected_position,
-            job,
-        })
-    })
-}
-
-/// How a log line names a ponder.
-fn ponder_name(root: &Position, expected: Option<Move>) -> String {
-    match expected {
-        Some(m) if root.is_legal(m) => format!("expecting {m}"),
-        _ => "no expected reply".to_string(),
-    }
 }
 
 #[cfg(test)]
