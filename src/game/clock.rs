@@ -149,6 +149,7 @@ impl GtpTimeSettings {
                 increment: Duration::ZERO,
                 moves_to_go: Some(clock.stones),
                 lag: Duration::ZERO,
+                stall: Duration::ZERO,
             }
         } else if clock.seconds <= 0.0 && self.stones > 0 {
             // Main time is gone and the controller has not said so yet: the first period.
@@ -157,6 +158,7 @@ impl GtpTimeSettings {
                 increment: Duration::ZERO,
                 moves_to_go: Some(self.stones),
                 lag: Duration::ZERO,
+                stall: Duration::ZERO,
             }
         } else {
             TimeBudget {
@@ -164,6 +166,7 @@ impl GtpTimeSettings {
                 increment: Duration::ZERO,
                 moves_to_go: None,
                 lag: Duration::ZERO,
+                stall: Duration::ZERO,
             }
         })
     }
@@ -301,6 +304,7 @@ pub fn nboard_budget(clocks: &[Option<GgfClock>; 2], record: &GameRecord) -> Opt
         increment: clock_duration(clock.increment),
         moves_to_go: None,
         lag: Duration::ZERO,
+        stall: Duration::ZERO,
     })
 }
 
@@ -318,6 +322,7 @@ pub fn gtp_budget(
             increment: Duration::ZERO,
             moves_to_go: (clock.stones > 0).then_some(clock.stones),
             lag: Duration::ZERO,
+            stall: Duration::ZERO,
         }),
         (None, None) => None,
     }

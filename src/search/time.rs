@@ -43,10 +43,14 @@ use std::time::{Duration, Instant};
 const OVERHEAD: Duration = Duration::from_millis(60);
 /// The part of the clock kept in reserve, on top of [`OVERHEAD`].
 const RESERVE: f64 = 0.05;
-/// Time never planned while the clock runs low (at most half of what is left): a machine
-/// busy with other work can stall the engine for a tenth of a second or two between the
-/// deadline and the answer, and with nothing left the next move has only that stall's time.
-const LOW_CLOCK_FLOOR: Duration = Duration::from_millis(150);
+/// Time never planned while the clock runs low (at most half of what is left), and more when
+/// a stall was seen lately ([`TimeBudget::stall`]): a machine busy with other work can stall
+/// the engine for a tenth of a second or two between the deadline and the answer, and with
+/// nothing left the next move has only that stall's time. On a quiet machine the samples
+/// are a few milliseconds and this floor is what is kept.
+const LOW_CLOCK_FLOOR: Duration = Duration::from_millis(80);
+/// The most the floor grows to for the stalls seen.
+const MAX_STALL_FLOOR: Duration = Duration::from_millis(400);
 /// The measured lag counted against a move is at most this (beyond it the measure is wrong,
 /// or the machine is too slow for any plan).
 const MAX_LAG: Duration = Duration::from_secs(2);
@@ -78,6 +82,9 @@ pub struct TimeBudget {
     /// Time the clock is charged for each move beyond the search's own, as measured on
     /// earlier moves (pipes, the controller, a busy machine): [`LagMeter`].
     pub lag: Duration,
+    /// The longest recent stall (a lag sample far beyond the usual), kept once as a floor
+    /// rather than for every move left: [`LagMeter::stall`].
+    pub stall: Duration,
 }
 
 /// Limits for a search of `position` with `budget` (or with no clock at all), watching `stop`.
@@ -105,17 +112,25 @@ pub fn limits_for(
 /// Measures the lag: time the controller charges for a move beyond what the engine's own watch
 /// saw (the pipes, the controller's turn, a machine busy with other work). After each move
 /// the clock it should show is noted ([`LagMeter::moved`]); when the controller next tells
-/// the clock ([`LagMeter::told`]), the shortfall is a sample. The lag is a moving average
-/// of the samples, so one stall raises it for a few moves and a loaded machine for as long
-/// as the load lasts.
+/// the clock ([`LagMeter::told`]), the shortfall is a sample. Two figures come of the samples:
+/// the lag, charged for every move left, a moving average that grows only step by step
+/// (a sample counts at most twice the lag and [`LAG_STEP`] more), so a load that lasts raises
+/// it within a few moves and one stall hardly; and the stall, the largest recent sample,
+/// decaying move by move, kept once as a floor. Charging one stall for every move left
+/// kept a tenth of the clock unplanned for the rest of the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LagMeter {
     expected: Option<Duration>,
     lag: Duration,
+    stall: Duration,
 }
 
 /// The weight of the newest sample in the lag's moving average.
 const LAG_SAMPLE_WEIGHT: f64 = 0.25;
+/// A sample counts in the moving average for at most twice the lag and this much more.
+const LAG_STEP: Duration = Duration::from_millis(10);
+/// The stall kept falls by this part on each move without a larger one.
+const STALL_DECAY: f64 = 0.8;
 
 impl LagMeter {
     /// A move was made with `before` on the clock and took `spent` by the engine's watch.
@@ -129,8 +144,10 @@ impl LagMeter {
     pub fn told(&mut self, remaining: Duration) {
         if let Some(expected) = self.expected.take() {
             let sample = expected.saturating_sub(remaining).min(MAX_LAG);
+            let counted = sample.min(self.lag * 2 + LAG_STEP);
             self.lag =
-                self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + sample.mul_f64(LAG_SAMPLE_WEIGHT);
+                self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + counted.mul_f64(LAG_SAMPLE_WEIGHT);
+            self.stall = sample.max(self.stall.mul_f64(STALL_DECAY));
         }
     }
 
@@ -143,6 +160,11 @@ impl LagMeter {
     /// The lag as measured so far.
     pub fn lag(&self) -> Duration {
         self.lag
+    }
+
+    /// The largest recent sample, decayed by the moves since.
+    pub fn stall(&self) -> Duration {
+        self.stall
     }
 }
 
@@ -160,13 +182,15 @@ pub fn move_weight(empties: u32) -> f64 {
 /// The soft and hard time for one move with `empties` empty squares.
 ///
 /// The reserve is the larger of a part of the clock with the overhead (twice the measured
-/// lag when that is more) and, while the clock runs low, [`LOW_CLOCK_FLOOR`]. Each of the
-/// mover's moves left is then charged its lag, and this move's deadline leaves room for its own.
+/// lag when that is more) and, while the clock runs low, a floor: [`LOW_CLOCK_FLOOR`], or
+/// the recent stall with half again when that is more. Each of the mover's moves left is
+/// then charged its lag, and this move's deadline leaves room for its own.
 pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     let lag = budget.lag.min(MAX_LAG);
     let overhead = OVERHEAD.max(lag * 2);
-    let reserve = (budget.remaining.mul_f64(RESERVE) + overhead)
-        .max(LOW_CLOCK_FLOOR.min(budget.remaining / 2));
+    let floor = LOW_CLOCK_FLOOR.max(budget.stall.mul_f64(1.5).min(MAX_STALL_FLOOR));
+    let reserve =
+        (budget.remaining.mul_f64(RESERVE) + overhead).max(floor.min(budget.remaining / 2));
     let kept = budget.remaining.saturating_sub(reserve).as_secs_f64();
     let lag = lag.as_secs_f64();
     let increment = budget.increment.as_secs_f64();
@@ -247,6 +271,7 @@ mod tests {
                 increment: Duration::from_secs_f64(increment),
                 moves_to_go: None,
                 lag: Duration::ZERO,
+                stall: Duration::ZERO,
             };
             let (soft, hard) = move_time(empties, budget);
             assert!(soft <= hard, "soft {soft:?} beyond hard {hard:?}");
@@ -292,6 +317,7 @@ mod tests {
                 increment: Duration::ZERO,
                 moves_to_go: None,
                 lag: meter.lag(),
+                stall: meter.stall(),
             };
             let (_, hard) = move_time(empties, budget);
             least = least.min(remaining.as_secs_f64() - hard.as_secs_f64() - lag.as_secs_f64());
@@ -311,16 +337,58 @@ mod tests {
         let mut meter = LagMeter::default();
         meter.moved(Duration::from_secs(1), Duration::from_millis(200));
         meter.told(Duration::from_millis(700));
-        assert_eq!(
-            meter.lag(),
-            Duration::from_millis(100).mul_f64(LAG_SAMPLE_WEIGHT)
-        );
+        // A first sample of 100 ms counts only one step in the lag, all of it in the stall.
+        assert_eq!(meter.lag(), LAG_STEP.mul_f64(LAG_SAMPLE_WEIGHT));
+        assert_eq!(meter.stall(), Duration::from_millis(100));
         // A clock that went up (an increment, a new period) is no lag, and a report with no
         // move before it is no sample.
         meter.moved(Duration::from_secs(1), Duration::from_millis(200));
         meter.told(Duration::from_secs(5));
         meter.told(Duration::ZERO);
         assert!(meter.lag() < Duration::from_millis(100).mul_f64(LAG_SAMPLE_WEIGHT));
+    }
+
+    #[test]
+    fn one_stall_is_kept_once_not_for_every_move_left() {
+        let mut meter = LagMeter::default();
+        let mut clock = Duration::from_secs(2);
+        // Ten moves with 2 ms of pipes each, then one stall of 200 ms.
+        for sample in [2; 10].into_iter().chain([200]) {
+            meter.moved(clock, Duration::from_millis(50));
+            clock = clock.saturating_sub(Duration::from_millis(50 + sample));
+            meter.told(clock);
+        }
+        assert!(meter.lag() < Duration::from_millis(10), "{:?}", meter.lag());
+        assert_eq!(meter.stall(), Duration::from_millis(200));
+        let budget = |remaining: u64, meter: &LagMeter| TimeBudget {
+            remaining: Duration::from_millis(remaining),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            lag: meter.lag(),
+            stall: meter.stall(),
+        };
+        // With the clock low, the next move leaves the stall and half again.
+        let (_, hard) = move_time(20, budget(800, &meter));
+        assert!(Duration::from_millis(800) - hard >= Duration::from_millis(300));
+        // Later, the stall costs the move little: its floor is kept once. (Charged as a lag
+        // of 50 ms for each of 15 moves left, it would cost the move half its time.)
+        let (_, hard) = move_time(30, budget(1500, &meter));
+        let (_, quiet) = move_time(30, budget(1500, &LagMeter::default()));
+        assert!(
+            hard.as_secs_f64() > 0.8 * quiet.as_secs_f64(),
+            "{hard:?} {quiet:?}"
+        );
+        // Quiet moves let it decay to the floor again.
+        for _ in 0..20 {
+            meter.moved(clock, Duration::ZERO);
+            clock = clock.saturating_sub(Duration::from_millis(2));
+            meter.told(clock);
+        }
+        assert!(
+            meter.stall() < Duration::from_millis(5),
+            "{:?}",
+            meter.stall()
+        );
     }
 
     #[test]
@@ -333,11 +401,12 @@ mod tests {
                     increment: Duration::ZERO,
                     moves_to_go: None,
                     lag: Duration::ZERO,
+                    stall: Duration::ZERO,
                 };
                 let (_, hard) = move_time(empties, budget);
                 let kept = remaining.saturating_sub(hard);
                 assert!(
-                    kept >= Duration::from_millis(150).min(remaining / 2),
+                    kept >= LOW_CLOCK_FLOOR.min(remaining / 2),
                     "{millis} ms at {empties} empties: plans {hard:?}, keeps {kept:?}"
                 );
             }
@@ -362,6 +431,7 @@ mod tests {
                                 increment: Duration::from_secs_f64(increment),
                                 moves_to_go,
                                 lag: Duration::from_millis(lag),
+                                stall: Duration::from_millis(lag * 4),
                             };
                             let (soft, hard) = move_time(empties, budget);
                             assert!(
@@ -407,6 +477,7 @@ mod tests {
                 increment: Duration::ZERO,
                 moves_to_go: Some(moves),
                 lag: Duration::ZERO,
+                stall: Duration::ZERO,
             };
             let (soft, hard) = move_time(40, budget);
             assert!(soft <= hard && hard <= Duration::from_secs(30));

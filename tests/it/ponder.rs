@@ -136,6 +136,7 @@ fn ponder_hits_and_misses_both_answer_within_the_plan() {
                 increment: Duration::ZERO,
                 moves_to_go: None,
                 lag: Duration::ZERO,
+                stall: Duration::ZERO,
             };
             let (_, hard) = move_time(position.empty_count(), budget);
             assert!(

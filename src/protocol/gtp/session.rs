@@ -3,11 +3,11 @@
 use super::command::{COMMANDS, GtpCommand, parse_line};
 use crate::board::{Color, Move, Position};
 use crate::game::GameRecord;
-use crate::game::clock::{GtpClock, GtpTimeSettings, gtp_budget};
+use crate::game::clock::{GtpClock, GtpTimeSettings, clock_duration, gtp_budget};
 use crate::protocol::Output;
 use crate::protocol::play::{Controller, Think};
 use crate::search::{LagMeter, Levels, TimeBudget};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A GTP session: the game, the clocks and the levels.
 pub struct GtpSession {
@@ -142,7 +142,7 @@ impl GtpSession {
             C::TimeLeft(color, clock) => {
                 let lag = &mut self.lag[color.index()];
                 if clock.stones == 0 {
-                    lag.told(Duration::try_from_secs_f64(clock.seconds).unwrap_or_default());
+                    lag.told(clock_duration(clock.seconds));
                 } else {
                     // Byo-yomi periods start afresh: no sample.
                     lag.forget_move();
@@ -191,6 +191,7 @@ impl GtpSession {
     fn budget(&self, color: Color) -> Option<TimeBudget> {
         gtp_budget(self.time_settings, self.clocks[color.index()]).map(|budget| TimeBudget {
             lag: self.lag[color.index()].lag(),
+            stall: self.lag[color.index()].stall(),
             ..budget
         })
     }
@@ -230,7 +231,7 @@ impl GtpSession {
                 let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
                 let spent = started.elapsed();
                 if clock.stones == 0 {
-                    let before = Duration::try_from_secs_f64(clock.seconds).unwrap_or_default();
+                    let before = clock_duration(clock.seconds);
                     self.lag[index].moved(before, spent);
                 }
                 self.clocks[index] = Some(settings.charge(clock, spent.as_secs_f64()));
