@@ -277,6 +277,34 @@ pub fn last_flip_count(player: u64, sq: usize) -> u32 {
         + u32::from(LINE_FLIP_COUNT[file][anti_diagonal as usize])
 }
 
+/// The squares around each square (up to 8): a move on a square with no opponent disc among
+/// them flips nothing, which the solver's last plies test before counting flips.
+pub static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut around = 0u64;
+        let mut df = -1;
+        while df <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (f, r) = (file + df, rank + dr);
+                if (df != 0 || dr != 0) && f >= 0 && f < 8 && r >= 0 && r < 8 {
+                    around |= 1u64 << (r * 8 + f);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        table[sq] = around;
+        sq += 1;
+    }
+    table
+}
+
 /// Iterator over the set bits of a bitboard, lowest first, as square indices.
 #[derive(Clone, Copy, Debug)]
 pub struct Bits(pub u64);
@@ -383,6 +411,31 @@ mod tests {
                 flips(opponent, player, sq).count_ones(),
                 "opponent {opponent:#x} square {sq}"
             );
+        }
+    }
+
+    #[test]
+    fn neighbours_are_the_eight_around_and_every_flip_starts_among_them() {
+        // a1 has b1, a2, b2; b1 five; d4 eight.
+        assert_eq!(NEIGHBOURS[0], 0x302);
+        assert_eq!(NEIGHBOURS[1].count_ones(), 5);
+        assert_eq!(NEIGHBOURS[27].count_ones(), 8);
+        assert!((0..64).all(|sq| NEIGHBOURS[sq] & (1u64 << sq) == 0));
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let other = state.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let sq = (state >> 58) as usize;
+            let (player, opponent) = (state & !other & !(1 << sq), other & !state & !(1 << sq));
+            if opponent & NEIGHBOURS[sq] == 0 {
+                assert_eq!(
+                    flips(player, opponent, sq),
+                    0,
+                    "{player:#x} {opponent:#x} {sq}"
+                );
+            }
         }
     }
 

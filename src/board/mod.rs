@@ -6,7 +6,7 @@ mod obf;
 mod perft;
 mod square;
 
-pub use bits::{Bits, apply_symmetry, flips, last_flip_count, legal_moves};
+pub use bits::{Bits, NEIGHBOURS, apply_symmetry, flips, last_flip_count, legal_moves};
 #[cfg(target_arch = "x86_64")]
 pub use bits::{has_avx2, has_bmi2};
 pub use obf::{ObfError, ObfLine, parse_obf_line};

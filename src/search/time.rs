@@ -55,13 +55,13 @@ const MAX_STALL_FLOOR: Duration = Duration::from_millis(400);
 /// or the machine is too slow for any plan).
 const MAX_LAG: Duration = Duration::from_secs(2);
 /// The soft deadline, as a part of the move's share.
-const SOFT_PART: f64 = 0.6;
+const SOFT_PART: f64 = 0.7;
 /// The hard deadline, as a multiple of the move's share.
 const HARD_MULTIPLE: f64 = 3.0;
 /// A single move never plans more than this part of the usable time (a whole game's clock).
 const MAX_PART_OF_CLOCK: f64 = 0.5;
 /// The part of each increment a move plans to spend (the rest builds a cushion).
-const INCREMENT_PART: f64 = 0.75;
+const INCREMENT_PART: f64 = 0.9;
 /// The solver's time at 20 empties on this kind of machine (FFO #40 took 0.43 s, typical game
 /// positions less), and its growth per further empty.
 const SOLVE_SECONDS_AT_20: f64 = 0.3;
@@ -179,6 +179,42 @@ pub fn move_weight(empties: u32) -> f64 {
     }
 }
 
+/// The share of a move that solves `empties` empties: its hard deadline holds the solve's
+/// expected time as [`worth_solving`] asks.
+fn solve_share(empties: u32) -> f64 {
+    expected_solve_time(empties).as_secs_f64() / SOLVE_PART / HARD_MULTIPLE
+}
+
+/// The weight of a move after the solve: it plays from the solve's table at once.
+const AFTER_SOLVE_WEIGHT: f64 = 0.02;
+
+/// This move's weight, the weights of all the mover's moves left, and whether this is the
+/// move predicted to solve, for a game with `total` time to spend and `cap` at most a move.
+///
+/// The solve comes at the first move whose planned hard time holds the solve's expected time
+/// ([`worth_solving`]); the moves after it are instant ([`AFTER_SOLVE_WEIGHT`]) and the solve
+/// itself weighs what its time needs, so what the phase weights would have kept for the end
+/// goes to the moves before it. Planned again at every move, so a solve that comes later
+/// than predicted still finds the time kept for it.
+fn planned_weights(empties: u32, total: f64, cap: f64) -> (f64, f64, bool) {
+    let moves = || (1..=empties.max(1)).rev().step_by(2);
+    let phase_weights: f64 = moves().map(move_weight).sum();
+    let solve_at = moves().find(|&e| {
+        let hard = (HARD_MULTIPLE * total * move_weight(e) / phase_weights).min(cap);
+        expected_solve_time(e).as_secs_f64() <= hard * SOLVE_PART
+    });
+    let weight = |e: u32| match solve_at {
+        Some(s) if e < s => AFTER_SOLVE_WEIGHT,
+        Some(s) if e == s => {
+            let needed = solve_share(e) / total.max(1e-9) * phase_weights;
+            move_weight(e).min(needed).max(AFTER_SOLVE_WEIGHT)
+        }
+        _ => move_weight(e),
+    };
+    let weights: f64 = moves().map(weight).sum();
+    (weight(empties), weights, solve_at == Some(empties.max(1)))
+}
+
 /// The soft and hard time for one move with `empties` empty squares.
 ///
 /// The reserve is the larger of a part of the clock with the overhead (twice the measured
@@ -205,15 +241,21 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
             )
         }
         None => {
-            // The mover's moves left: this one, then every second empty square.
+            // The mover's moves left: this one, then every second empty square. Each earns
+            // an increment after it; the moves after the solve are instant and cannot spend
+            // theirs, so the plan spends them all before, where they count.
             let moves_left = empties.max(1).div_ceil(2);
             let usable = (kept - lag * f64::from(moves_left - 1)).max(0.0);
-            let weights: f64 = (1..=empties.max(1)).rev().step_by(2).map(move_weight).sum();
-            (
-                usable * move_weight(empties) / weights + increment * INCREMENT_PART,
-                usable * MAX_PART_OF_CLOCK + increment * INCREMENT_PART * MAX_PART_OF_CLOCK,
-                usable,
-            )
+            let total = usable + increment * INCREMENT_PART * f64::from(moves_left);
+            let cap = usable * MAX_PART_OF_CLOCK + increment * INCREMENT_PART * MAX_PART_OF_CLOCK;
+            let (weight, weights, solves) = planned_weights(empties, total, cap);
+            let mut share = total * weight / weights;
+            if solves {
+                // The move that should solve gets the solve's time (and the hard deadline
+                // its multiple), no more: what the solve does not need goes to the midgame.
+                share = share.max(solve_share(empties));
+            }
+            (share, cap, usable)
         }
     };
     // The increment comes after the move: the move itself must fit in what is left.
@@ -459,6 +501,53 @@ mod tests {
                 play_game(clock, 0.0, 60, |soft, hard| (soft.mul_f64(1.6)).min(hard));
             assert!(used > 0.6 * clock && used < clock, "{clock}: used {used}");
             assert!(least > 0.0);
+        }
+    }
+
+    #[test]
+    fn a_game_with_a_solve_spends_nine_tenths_of_its_clock_and_increments() {
+        // An engine that stops its searches a little after the soft deadline, solves once
+        // the plan allows it (the solve taking half its expected time), then plays at once.
+        for (clock, increment) in [
+            (2.0, 0.0),
+            (10.0, 0.1),
+            (60.0, 0.0),
+            (4.0, 0.04),
+            (60.0, 0.6),
+        ] {
+            let mut remaining = Duration::from_secs_f64(clock);
+            let increment = Duration::from_secs_f64(increment);
+            let (mut spent, mut earned, mut solved) = (Duration::ZERO, Duration::ZERO, false);
+            for empties in (1..=52).rev().step_by(2) {
+                let budget = TimeBudget {
+                    remaining,
+                    increment,
+                    moves_to_go: None,
+                    lag: Duration::ZERO,
+                    stall: Duration::ZERO,
+                };
+                let (soft, hard) = move_time(empties, budget);
+                let used = if solved {
+                    Duration::from_millis(2)
+                } else if worth_solving(empties, hard) {
+                    solved = true;
+                    (expected_solve_time(empties) / 2).min(hard)
+                } else {
+                    soft.mul_f64(1.2).min(hard)
+                };
+                assert!(
+                    used < remaining,
+                    "{clock}: out of time at {empties} empties"
+                );
+                remaining = remaining - used + increment;
+                spent += used;
+                earned += increment;
+            }
+            let share = spent.as_secs_f64() / (clock + earned.as_secs_f64());
+            assert!(
+                solved && share > 0.88,
+                "{clock}+{increment:?}: {share:.3} used"
+            );
         }
     }
 

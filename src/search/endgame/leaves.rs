@@ -3,7 +3,7 @@
 
 use super::Endgame;
 use super::ordering::odd_quadrant_squares;
-use crate::board::{Bits, final_score, flips, last_flip_count, legal_moves};
+use crate::board::{Bits, NEIGHBOURS, final_score, flips, last_flip_count, legal_moves};
 
 /// From this many empties on, a shallow node first tries the stability cut-off (the opponent's
 /// stable discs hold the score to alpha or below). FFO #40-#49, one thread: 757.7 M nodes
@@ -39,6 +39,10 @@ impl Endgame<'_> {
         let mut best = -65;
         for group in [odd, empties & !odd] {
             for sq in Bits(group) {
+                // No opponent disc around: nothing to flip, and flips cost more than this.
+                if opponent & NEIGHBOURS[sq] == 0 {
+                    continue;
+                }
                 let f = flips(player, opponent, sq);
                 if f == 0 {
                     continue;
