@@ -7,48 +7,62 @@ const RANK_1: u64 = 0x0000_0000_0000_00FF;
 const RANK_8: u64 = 0xFF00_0000_0000_0000;
 const BORDER: u64 = A_FILE | H_FILE | RANK_1 | RANK_8;
 
-/// The 15 diagonals along +9 (a1-h8 direction) and the 15 along +7 (h1-a8 direction).
-static DIAGONALS: ([u64; 15], [u64; 15]) = build_diagonals();
-
-const fn build_diagonals() -> ([u64; 15], [u64; 15]) {
-    let mut d9 = [0u64; 15];
-    let mut d7 = [0u64; 15];
+/// Squares whose `k`-th neighbour in the direction (`df` files, `dr` ranks) is off the board.
+const fn beyond(df: i32, dr: i32, k: i32) -> u64 {
+    let mut mask = 0u64;
     let mut sq = 0;
     while sq < 64 {
-        let (f, r) = (sq % 8, sq / 8);
-        d9[7 + f - r] |= 1u64 << sq;
-        d7[f + r] |= 1u64 << sq;
+        let (f, r) = (sq % 8 + df * k, sq / 8 + dr * k);
+        if f < 0 || f > 7 || r < 0 || r > 7 {
+            mask |= 1u64 << sq;
+        }
         sq += 1;
     }
-    (d9, d7)
+    mask
+}
+
+/// For one direction and its opposite: the squares with no 1st, 2nd or 4th neighbour that way.
+const fn edges(df: i32, dr: i32) -> ([u64; 3], [u64; 3]) {
+    (
+        [beyond(df, dr, 1), beyond(df, dr, 2), beyond(df, dr, 4)],
+        [
+            beyond(-df, -dr, 1),
+            beyond(-df, -dr, 2),
+            beyond(-df, -dr, 4),
+        ],
+    )
+}
+
+const EDGES_H: ([u64; 3], [u64; 3]) = edges(1, 0);
+const EDGES_V: ([u64; 3], [u64; 3]) = edges(0, 1);
+const EDGES_D9: ([u64; 3], [u64; 3]) = edges(1, 1);
+const EDGES_D7: ([u64; 3], [u64; 3]) = edges(-1, 1);
+
+/// The filled squares whose whole line along `step` (1, 8, 9 or 7: the bit distance to the
+/// next square of the line) is filled. Each way, a square keeps its mark while the squares
+/// 1, then 2 and 3, then 4 to 7 further hold theirs (or the line ends first): three shifts a
+/// way. A shift that wraps round the board only ever lands on a square whose line has ended,
+/// which the edge masks already let through.
+#[inline]
+fn full_along(filled: u64, step: u32, (ahead, behind): ([u64; 3], [u64; 3])) -> u64 {
+    let mut forward = filled & (ahead[0] | (filled >> step));
+    forward &= ahead[1] | (forward >> (2 * step));
+    forward &= ahead[2] | (forward >> (4 * step));
+    let mut backward = filled & (behind[0] | (filled << step));
+    backward &= behind[1] | (backward << (2 * step));
+    backward &= behind[2] | (backward << (4 * step));
+    forward & backward
 }
 
 /// Squares on full lines: (horizontal, vertical, +9 diagonal, +7 diagonal).
 #[inline]
 fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
-    let mut h = 0;
-    for r in 0..8 {
-        let row = RANK_1 << (8 * r);
-        if filled & row == row {
-            h |= row;
-        }
-    }
-    let mut c = filled;
-    c &= c >> 32;
-    c &= c >> 16;
-    c &= c >> 8;
-    let v = (c & 0xFF).wrapping_mul(A_FILE);
-    let mut d9 = 0;
-    let mut d7 = 0;
-    for i in 0..15 {
-        if filled & DIAGONALS.0[i] == DIAGONALS.0[i] {
-            d9 |= DIAGONALS.0[i];
-        }
-        if filled & DIAGONALS.1[i] == DIAGONALS.1[i] {
-            d7 |= DIAGONALS.1[i];
-        }
-    }
-    (h, v, d9, d7)
+    (
+        full_along(filled, 1, EDGES_H),
+        full_along(filled, 8, EDGES_V),
+        full_along(filled, 9, EDGES_D9),
+        full_along(filled, 7, EDGES_D7),
+    )
 }
 
 /// A subset of the stable discs of `own`: along each of the four lines through such a disc,
@@ -78,6 +92,43 @@ pub fn stable_discs(own: u64, other: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::board::{Bits, flips, legal_moves};
+
+    /// The full lines by walking every line of the board, square by square.
+    fn naive_full_lines(filled: u64) -> (u64, u64, u64, u64) {
+        let at = |f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r);
+        let mut out = [0u64; 4];
+        for (i, (df, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+            for sq in 0..64 {
+                let (f, r) = (sq % 8, sq / 8);
+                let mut full = true;
+                for sign in [-1, 1] {
+                    let (mut x, mut y) = (f, r);
+                    while at(x, y) {
+                        full &= filled & (1u64 << (y * 8 + x)) != 0;
+                        (x, y) = (x + sign * df, y + sign * dr);
+                    }
+                }
+                if full {
+                    out[i] |= 1u64 << sq;
+                }
+            }
+        }
+        (out[0], out[1], out[2], out[3])
+    }
+
+    #[test]
+    fn full_lines_match_a_walk_along_every_line() {
+        let mut seed = 7u64;
+        for round in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Mostly full boards, where lines are full often enough to matter.
+            let holes = seed.rotate_left(17) & seed.rotate_left(41) & seed.rotate_left(5);
+            let filled = if round % 2 == 0 { !holes } else { seed };
+            assert_eq!(full_lines(filled), naive_full_lines(filled), "{filled:#x}");
+        }
+    }
 
     #[test]
     fn corners_and_full_boards() {

@@ -4,21 +4,27 @@
 //! clocks (the records layer converts them to a [`TimeBudget`]); how to spend the time is
 //! decided here.
 //!
-//! **The plan.** A move gets a share of the usable time (the clock less a reserve) weighted
-//! by how much its phase of the game repays thought ([`move_weight`]): the midgame, where
-//! games are decided and each ply of depth pays, most; the opening less; the endgame after
-//! the solve almost nothing, since the solve's table answers the later moves. The share is
-//! this move's weight over the weights of all the mover's moves left. The soft deadline (no
-//! new iteration) is a part of the share, the hard deadline (the search stops) a multiple of
-//! it but never more than half the usable time, so no single move can lose the game on time.
+//! **The plan.** A move gets a share of the time left to spend (the clock less a reserve,
+//! plus the increments its later moves will earn) weighted by how much its phase of the game
+//! repays thought ([`move_weight`]): the midgame, where games are decided and each ply of
+//! depth pays, most; the opening less. The plan also predicts the move that will solve the
+//! endgame (the first whose hard deadline holds the solver's expected time): the moves after
+//! it play from the solve's table at once and weigh almost nothing, and the solve weighs what
+//! its time needs, so the time the end cannot use goes to the moves before it
+//! ([`planned_weights`]; before this, games at `10+0.1` left about a quarter of their clock
+//! and increments unused). The share is this move's weight over the weights of all the
+//! mover's moves left. The soft deadline (no new iteration) is a part of the share, the hard
+//! deadline (the search stops) a multiple of it but never more than half the usable time, so
+//! no single move can lose the game on time.
 //!
 //! **Lag and stalls.** The clock that counts is the controller's, and it charges each move
 //! more than the search took: the pipes, the controller's own turn, and on a machine busy
 //! with other work a stall of the engine's process between its deadline and its answer. The
 //! sessions measure that lag on the engine's moves ([`LagMeter`]: GTP's `time_left` against
-//! the engine's own watch) and the plan keeps it for every move left; and while the clock
-//! runs low, a floor of it ([`LOW_CLOCK_FLOOR`]) is never planned, so that one stall does not
-//! leave the next move with nothing.
+//! the engine's own watch). The usual lag is kept for every move left; the largest recent
+//! sample, a stall, is kept once, as a floor of the reserve ([`LOW_CLOCK_FLOOR`] at least),
+//! so that one stall does not leave the next move with nothing, nor the rest of the game
+//! with a tenth of its clock unplanned.
 //!
 //! **Iterations.** Each iteration of the deepening costs a few times the one before. The
 //! [`IterationPlanner`] predicts the next one's time from the last two and starts it only if
