@@ -58,12 +58,15 @@ pub(crate) struct Stopper {
 }
 
 impl Stopper {
-    /// A stopper for the flag and the hard deadline of `limits`.
+    /// A stopper for the flag and the hard deadline of `limits`. The first poll comes after
+    /// [`POLL_INTERVAL`] nodes, so that a search always finishes its first depths (a fraction
+    /// of a millisecond) and has a move to give: with a deadline already passed, a search
+    /// stopped at its first node once answered with the first legal square.
     pub fn new(limits: &Limits) -> Stopper {
         Stopper {
             flag: limits.stop.clone(),
             deadline: limits.hard_deadline,
-            next_poll: 0,
+            next_poll: POLL_INTERVAL,
             stopped: false,
         }
     }
@@ -95,11 +98,11 @@ mod tests {
     fn a_raised_flag_is_seen_at_the_next_poll() {
         let limits = Limits::none();
         let mut stopper = Stopper::new(&limits);
-        assert!(!stopper.poll(0));
+        assert!(!stopper.poll(POLL_INTERVAL));
         limits.stop.store(true, Ordering::Relaxed);
         // Between polls the flag is not read.
-        assert!(!stopper.poll(POLL_INTERVAL - 1));
-        assert!(stopper.poll(POLL_INTERVAL));
+        assert!(!stopper.poll(2 * POLL_INTERVAL - 1));
+        assert!(stopper.poll(2 * POLL_INTERVAL));
         assert!(stopper.stopped());
         assert!(limits.stop_requested());
     }
@@ -107,7 +110,10 @@ mod tests {
     #[test]
     fn a_passed_deadline_stops() {
         let limits = Limits::time(Duration::ZERO);
-        assert!(Stopper::new(&limits).poll(0));
-        assert!(!Stopper::new(&Limits::time(Duration::MAX)).poll(0));
+        let mut stopper = Stopper::new(&limits);
+        // The first nodes always run, then the deadline is seen.
+        assert!(!stopper.poll(0));
+        assert!(stopper.poll(POLL_INTERVAL));
+        assert!(!Stopper::new(&Limits::time(Duration::MAX)).poll(POLL_INTERVAL));
     }
 }

@@ -148,13 +148,22 @@ impl LagMeter {
     /// clock is a sample (none when no move was noted since, or the clock did not run down as
     /// a main time does).
     pub fn told(&mut self, remaining: Duration) {
-        if let Some(expected) = self.expected.take() {
-            let sample = expected.saturating_sub(remaining).min(MAX_LAG);
-            let counted = sample.min(self.lag * 2 + LAG_STEP);
-            self.lag =
-                self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + counted.mul_f64(LAG_SAMPLE_WEIGHT);
-            self.stall = sample.max(self.stall.mul_f64(STALL_DECAY));
-        }
+        self.told_between(remaining, remaining);
+    }
+
+    /// The controller says the clock shows between `lower` and `upper` (GTP's whole seconds:
+    /// `time_left b 1 0` is anything from 1 to 2 s). Only the certain shortfall, against
+    /// `upper`, is a sample. Returns the best reading of the clock: the expected one when it
+    /// lies between the two, else the nearer bound (`lower` when nothing was expected).
+    pub fn told_between(&mut self, lower: Duration, upper: Duration) -> Duration {
+        let Some(expected) = self.expected.take() else {
+            return lower;
+        };
+        let sample = expected.saturating_sub(upper).min(MAX_LAG);
+        let counted = sample.min(self.lag * 2 + LAG_STEP);
+        self.lag = self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + counted.mul_f64(LAG_SAMPLE_WEIGHT);
+        self.stall = sample.max(self.stall.mul_f64(STALL_DECAY));
+        expected.clamp(lower, upper.max(lower))
     }
 
     /// The clock changed in a way that is no move's (new settings, a new period): the next
@@ -394,6 +403,31 @@ mod tests {
         meter.told(Duration::from_secs(5));
         meter.told(Duration::ZERO);
         assert!(meter.lag() < Duration::from_millis(100).mul_f64(LAG_SAMPLE_WEIGHT));
+    }
+
+    #[test]
+    fn a_clock_told_in_whole_seconds_is_read_by_the_engines_watch() {
+        let mut meter = LagMeter::default();
+        // Nothing expected: the lower bound.
+        let second = Duration::from_secs(1);
+        assert_eq!(meter.told_between(second, 2 * second), second);
+        // 2 s before a move of 0.3 s: `1` means 1.7 s, and no lag.
+        meter.moved(2 * second, Duration::from_millis(300));
+        assert_eq!(
+            meter.told_between(second, 2 * second),
+            Duration::from_millis(1700)
+        );
+        assert_eq!(meter.lag(), Duration::ZERO);
+        // 1.7 s before a move of 0.9 s: `0` means 0.8 s, not nothing.
+        meter.moved(Duration::from_millis(1700), Duration::from_millis(900));
+        assert_eq!(
+            meter.told_between(Duration::ZERO, second),
+            Duration::from_millis(800)
+        );
+        // A clock below the whole second told is charged as lag, and read as told.
+        meter.moved(Duration::from_millis(3500), Duration::from_millis(500));
+        assert_eq!(meter.told_between(second, 2 * second), 2 * second);
+        assert_eq!(meter.stall(), second);
     }
 
     #[test]
