@@ -1,18 +1,15 @@
 //! The last empties (at `SHALLOW_EMPTIES` and fewer): null-window search in parity order,
 //! without the table or move lists, and the last two empties and the last one solved by hand.
+//!
+//! No stability cut-off here: it saves nodes and costs more time than they did. From 4
+//! empties on, FFO #40-#59 on one thread took 15.33 G nodes and 1067 s against the baseline
+//! d2ced72's 17.00 G and 1006 s (side by side); FFO #20-#39 by callgrind (instructions,
+//! exact on any machine): 85.5 M nodes and 35.81 G instructions from 4 empties, 88.2 M and
+//! 35.23 G from 5, 91.5 M and 34.89 G without.
 
 use super::Endgame;
 use super::ordering::odd_quadrant_squares;
 use crate::board::{Bits, NEIGHBOURS, final_score, flips, last_flip_count, legal_moves};
-
-/// From this many empties on, a shallow node first tries the stability cut-off (the opponent's
-/// stable discs hold the score to alpha or below). FFO #40-#49, one thread: 757.7 M nodes
-/// without, 695.5 M from 6, 644.8 M from 5, 553.5 M from 4; time about equal (75.1 and 78.6 s
-/// against 72.4 and 78.6 s from 4, two alternating runs on a noisy machine). FFO #20-#39 by
-/// callgrind (instructions, exact on any machine): 91.5 M nodes, 34.89 G instructions
-/// without; 88.2 M, 35.23 G from 5; 85.5 M, 35.81 G from 4: the test costs about what it
-/// saves on easy positions, and saves more nodes on hard ones.
-const SHALLOW_STABILITY_EMPTIES: u32 = 4;
 
 impl Endgame<'_> {
     /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
@@ -33,11 +30,6 @@ impl Endgame<'_> {
             return self.solve1(player, opponent, empties.trailing_zeros() as usize);
         }
         self.nodes += 1;
-        if n >= SHALLOW_STABILITY_EMPTIES
-            && let Some(bound) = self.stability_cutoff(player, opponent, alpha)
-        {
-            return bound;
-        }
         let odd = odd_quadrant_squares(empties);
         let mut best = -65;
         for group in [odd, empties & !odd] {

@@ -1,0 +1,325 @@
+//! The time manager's plans against whole simulated games.
+use super::*;
+
+/// Plays the planner's side of whole games: at each of its moves it is charged `spend`
+/// of the planned (soft, hard) time, and gets the increment. Returns the least time left
+/// before a move and the time used.
+fn play_game(
+    clock: f64,
+    increment: f64,
+    first_empties: u32,
+    spend: impl Fn(Duration, Duration) -> Duration,
+) -> (f64, f64) {
+    let (least, spent) = spending(clock, increment, first_empties, spend);
+    (least, spent.iter().map(|(_, s)| s.as_secs_f64()).sum())
+}
+
+/// [`play_game`] with the time spent at each move, by empties.
+fn spending(
+    clock: f64,
+    increment: f64,
+    first_empties: u32,
+    spend: impl Fn(Duration, Duration) -> Duration,
+) -> (f64, Vec<(u32, Duration)>) {
+    let mut remaining = Duration::from_secs_f64(clock);
+    let mut least = f64::INFINITY;
+    let mut used = Vec::new();
+    for empties in (1..=first_empties).rev().step_by(2) {
+        let budget = TimeBudget {
+            remaining,
+            increment: Duration::from_secs_f64(increment),
+            moves_to_go: None,
+            lag: Duration::ZERO,
+            stall: Duration::ZERO,
+        };
+        let (soft, hard) = move_time(empties, budget);
+        assert!(soft <= hard, "soft {soft:?} beyond hard {hard:?}");
+        assert!(
+            hard.is_zero() || hard < remaining,
+            "{empties} empties: hard {hard:?} not within the {remaining:?} left"
+        );
+        least = least.min(remaining.as_secs_f64());
+        let spent = spend(soft, hard);
+        used.push((empties, spent));
+        remaining = remaining.saturating_sub(spent) + Duration::from_secs_f64(increment);
+    }
+    (least, used)
+}
+
+#[test]
+fn the_plan_never_goes_beyond_the_clock() {
+    for clock in [0.0, 0.05, 1.0, 6.0, 10.0, 60.0, 300.0, 900.0] {
+        for increment in [0.0, 0.1, 2.0] {
+            for first in [60, 59, 45, 20] {
+                // Even a side that always spends its whole hard time keeps some.
+                let (least, _) = play_game(clock, increment, first, |_, hard| hard);
+                assert!(least >= 0.0);
+                if clock > 0.0 {
+                    assert!(least > 0.0, "{clock}+{increment} from {first}: ran out");
+                }
+            }
+        }
+    }
+}
+
+/// Plays a game of `clock` seconds for one side whose controller charges `lag` on top of
+/// every move, the engine measuring it as the GTP session does; each move spends its
+/// whole hard time. Returns the least time left before a move.
+fn play_with_lag(clock: f64, first_empties: u32, lag: Duration) -> f64 {
+    let mut remaining = Duration::from_secs_f64(clock);
+    let mut meter = LagMeter::default();
+    let mut least = f64::INFINITY;
+    for empties in (1..=first_empties).rev().step_by(2) {
+        meter.told(remaining);
+        let budget = TimeBudget {
+            remaining,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            lag: meter.lag(),
+            stall: meter.stall(),
+        };
+        let (_, hard) = move_time(empties, budget);
+        least = least.min(remaining.as_secs_f64() - hard.as_secs_f64() - lag.as_secs_f64());
+        meter.moved(remaining, hard);
+        remaining = remaining.saturating_sub(hard + lag);
+    }
+    least
+}
+
+#[test]
+fn a_measured_lag_is_kept_for_every_move_left() {
+    // 30 ms a move beyond the search is almost half of a 2-second game's clock.
+    for clock in [2.0, 5.0, 60.0] {
+        let least = play_with_lag(clock, 52, Duration::from_millis(30));
+        assert!(least > 0.0, "{clock} s: ran out by {:.3} s", -least);
+    }
+    let mut meter = LagMeter::default();
+    meter.moved(Duration::from_secs(1), Duration::from_millis(200));
+    meter.told(Duration::from_millis(700));
+    // A first sample of 100 ms counts only one step in the lag, all of it in the stall.
+    assert_eq!(meter.lag(), LAG_STEP.mul_f64(LAG_SAMPLE_WEIGHT));
+    assert_eq!(meter.stall(), Duration::from_millis(100));
+    // A clock that went up (an increment, a new period) is no lag, and a report with no
+    // move before it is no sample.
+    meter.moved(Duration::from_secs(1), Duration::from_millis(200));
+    meter.told(Duration::from_secs(5));
+    meter.told(Duration::ZERO);
+    assert!(meter.lag() < Duration::from_millis(100).mul_f64(LAG_SAMPLE_WEIGHT));
+}
+
+#[test]
+fn a_clock_told_in_whole_seconds_is_read_by_the_engines_watch() {
+    let mut meter = LagMeter::default();
+    // Nothing expected: the lower bound.
+    let second = Duration::from_secs(1);
+    assert_eq!(meter.told_between(second, 2 * second), second);
+    // 2 s before a move of 0.3 s: `1` means 1.7 s, and no lag.
+    meter.moved(2 * second, Duration::from_millis(300));
+    assert_eq!(
+        meter.told_between(second, 2 * second),
+        Duration::from_millis(1700)
+    );
+    assert_eq!(meter.lag(), Duration::ZERO);
+    // 1.7 s before a move of 0.9 s: `0` means 0.8 s, not nothing.
+    meter.moved(Duration::from_millis(1700), Duration::from_millis(900));
+    assert_eq!(
+        meter.told_between(Duration::ZERO, second),
+        Duration::from_millis(800)
+    );
+    // A clock below the whole second told is charged as lag, and read as told.
+    meter.moved(Duration::from_millis(3500), Duration::from_millis(500));
+    assert_eq!(meter.told_between(second, 2 * second), 2 * second);
+    assert_eq!(meter.stall(), second);
+}
+
+#[test]
+fn one_stall_is_kept_once_not_for_every_move_left() {
+    let mut meter = LagMeter::default();
+    let mut clock = Duration::from_secs(2);
+    // Ten moves with 2 ms of pipes each, then one stall of 200 ms.
+    for sample in [2; 10].into_iter().chain([200]) {
+        meter.moved(clock, Duration::from_millis(50));
+        clock = clock.saturating_sub(Duration::from_millis(50 + sample));
+        meter.told(clock);
+    }
+    assert!(meter.lag() < Duration::from_millis(10), "{:?}", meter.lag());
+    assert_eq!(meter.stall(), Duration::from_millis(200));
+    let budget = |remaining: u64, meter: &LagMeter| TimeBudget {
+        remaining: Duration::from_millis(remaining),
+        increment: Duration::ZERO,
+        moves_to_go: None,
+        lag: meter.lag(),
+        stall: meter.stall(),
+    };
+    // With the clock low, the next move leaves the stall and half again.
+    let (_, hard) = move_time(20, budget(800, &meter));
+    assert!(Duration::from_millis(800) - hard >= Duration::from_millis(300));
+    // Later, the stall costs the move little: its floor is kept once. (Charged as a lag
+    // of 50 ms for each of 15 moves left, it would cost the move half its time.)
+    let (_, hard) = move_time(30, budget(1500, &meter));
+    let (_, quiet) = move_time(30, budget(1500, &LagMeter::default()));
+    assert!(
+        hard.as_secs_f64() > 0.8 * quiet.as_secs_f64(),
+        "{hard:?} {quiet:?}"
+    );
+    // Quiet moves let it decay to the floor again.
+    for _ in 0..20 {
+        meter.moved(clock, Duration::ZERO);
+        clock = clock.saturating_sub(Duration::from_millis(2));
+        meter.told(clock);
+    }
+    assert!(
+        meter.stall() < Duration::from_millis(5),
+        "{:?}",
+        meter.stall()
+    );
+}
+
+#[test]
+fn a_low_clock_keeps_a_floor_for_stalls() {
+    for millis in [50, 150, 280, 400, 1000] {
+        let remaining = Duration::from_millis(millis);
+        for empties in [40, 20, 8, 1] {
+            let budget = TimeBudget {
+                remaining,
+                increment: Duration::ZERO,
+                moves_to_go: None,
+                lag: Duration::ZERO,
+                stall: Duration::ZERO,
+            };
+            let (_, hard) = move_time(empties, budget);
+            let kept = remaining.saturating_sub(hard);
+            assert!(
+                kept >= LOW_CLOCK_FLOOR.min(remaining / 2),
+                "{millis} ms at {empties} empties: plans {hard:?}, keeps {kept:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_plan_exceeds_the_clock_from_a_tenth_of_a_second_to_an_hour() {
+    let clocks = [
+        0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0,
+    ];
+    let increments = [0.0, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0];
+    for clock in clocks {
+        let remaining = Duration::from_secs_f64(clock);
+        for increment in increments {
+            // Every phase, every kind of clock, with and without a measured lag.
+            for empties in 1..=60 {
+                for moves_to_go in [None, Some(1), Some(5), Some(30)] {
+                    for lag in [0, 5, 50, 500] {
+                        let budget = TimeBudget {
+                            remaining,
+                            increment: Duration::from_secs_f64(increment),
+                            moves_to_go,
+                            lag: Duration::from_millis(lag),
+                            stall: Duration::from_millis(lag * 4),
+                        };
+                        let (soft, hard) = move_time(empties, budget);
+                        assert!(
+                            soft <= hard && hard < remaining,
+                            "{budget:?} at {empties} empties: soft {soft:?}, hard {hard:?}"
+                        );
+                    }
+                }
+            }
+            // Whole games from every phase, each move spending its whole hard time.
+            for first in [60, 52, 41, 30, 21, 12, 5] {
+                let (least, _) = play_game(clock, increment, first, |_, hard| hard);
+                assert!(least > 0.0, "{clock}+{increment} from {first}: ran out");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_side_spending_its_shares_uses_most_of_the_clock() {
+    // A search stops between its soft and hard deadline; spending a little more than the
+    // soft time each move must use most of the clock, and never all of it.
+    for clock in [6.0, 60.0, 600.0] {
+        let (least, used) = play_game(clock, 0.0, 60, |soft, hard| (soft.mul_f64(1.6)).min(hard));
+        assert!(used > 0.6 * clock && used < clock, "{clock}: used {used}");
+        assert!(least > 0.0);
+    }
+}
+
+#[test]
+fn a_game_with_a_solve_spends_most_of_its_clock_and_increments() {
+    // An engine that stops its searches a little after the soft deadline, solves once
+    // the plan allows it (the solve taking half its expected time), then plays at once.
+    for (clock, increment) in [
+        (2.0, 0.0),
+        (10.0, 0.1),
+        (60.0, 0.0),
+        (4.0, 0.04),
+        (60.0, 0.6),
+    ] {
+        let mut remaining = Duration::from_secs_f64(clock);
+        let increment = Duration::from_secs_f64(increment);
+        let (mut spent, mut earned, mut solved) = (Duration::ZERO, Duration::ZERO, false);
+        for empties in (1..=52).rev().step_by(2) {
+            let budget = TimeBudget {
+                remaining,
+                increment,
+                moves_to_go: None,
+                lag: Duration::ZERO,
+                stall: Duration::ZERO,
+            };
+            let (soft, hard) = move_time(empties, budget);
+            let used = if solved {
+                Duration::from_millis(2)
+            } else if worth_solving(empties, hard) {
+                solved = true;
+                (expected_solve_time(empties) / 2).min(hard)
+            } else {
+                soft.mul_f64(1.2).min(hard)
+            };
+            assert!(
+                used < remaining,
+                "{clock}: out of time at {empties} empties"
+            );
+            remaining = remaining - used + increment;
+            spent += used;
+            earned += increment;
+        }
+        let share = spent.as_secs_f64() / (clock + earned.as_secs_f64());
+        // The model's solve takes half its planned time, and the other half is lost.
+        assert!(
+            solved && share > 0.85,
+            "{clock}+{increment:?}: {share:.3} used"
+        );
+    }
+}
+
+#[test]
+fn the_midgame_gets_more_than_the_opening_and_the_end() {
+    let (_, spent) = spending(60.0, 0.0, 60, |soft, _| soft);
+    let at = |empties: u32| spent.iter().find(|(e, _)| *e == empties).map(|(_, s)| *s);
+    assert!(at(30) > at(56) && at(30) > at(10), "{spent:?}");
+}
+
+#[test]
+fn byo_yomi_periods_last_their_moves() {
+    for moves in [1, 5, 25] {
+        let budget = TimeBudget {
+            remaining: Duration::from_secs(30),
+            increment: Duration::ZERO,
+            moves_to_go: Some(moves),
+            lag: Duration::ZERO,
+            stall: Duration::ZERO,
+        };
+        let (soft, hard) = move_time(40, budget);
+        assert!(soft <= hard && hard <= Duration::from_secs(30));
+        assert!(hard.as_secs_f64() * f64::from(moves) <= 30.0 * HARD_MULTIPLE);
+    }
+}
+
+#[test]
+fn solves_start_when_the_time_allows() {
+    assert!(worth_solving(14, Duration::from_millis(100)));
+    assert!(!worth_solving(26, Duration::from_secs(1)));
+    assert!(worth_solving(26, Duration::from_secs(3600)));
+    assert!(!worth_solving(60, Duration::from_secs(100_000_000)));
+}
