@@ -115,6 +115,22 @@ pub struct GtpClock {
     pub stones: u32,
 }
 
+/// A clock told in whole seconds lies anywhere in the second that follows (less a margin).
+const WHOLE_SECOND_SPAN: Duration = Duration::from_millis(990);
+
+impl GtpClock {
+    /// The least and the most time this clock can mean. GTP writes whole seconds, and most
+    /// controllers round down: `1` may be 1.9 s. Fractions are taken as exact.
+    pub fn bounds(&self) -> (Duration, Duration) {
+        let told = clock_duration(self.seconds);
+        if self.seconds.fract() == 0.0 {
+            (told, told + WHOLE_SECOND_SPAN)
+        } else {
+            (told, told)
+        }
+    }
+}
+
 impl GtpTimeSettings {
     /// Whether these settings mean "no time limit" (the GTP spec's reading of
     /// `byo_yomi > 0, stones = 0`).
@@ -331,6 +347,26 @@ pub fn gtp_budget(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_second_clock_spans_that_second_and_a_fraction_is_exact() {
+        let whole = GtpClock {
+            seconds: 1.0,
+            stones: 0,
+        };
+        assert_eq!(
+            whole.bounds(),
+            (Duration::from_secs(1), Duration::from_millis(1990))
+        );
+        let exact = GtpClock {
+            seconds: 1.25,
+            stones: 0,
+        };
+        assert_eq!(
+            exact.bounds(),
+            (Duration::from_millis(1250), Duration::from_millis(1250))
+        );
+    }
 
     #[test]
     fn ggf_clocks_read_like_nboard() {

@@ -275,10 +275,8 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
                 // The move that should solve gets the solve's time (and the hard deadline
                 // its multiple), no more: what the solve does not need goes to the midgame.
                 share = share.max(solve_share(empties));
-                (share, cap.max(solve_cap), usable)
-            } else {
-                (share, cap, usable)
             }
+            (share, if solves { cap.max(solve_cap) } else { cap }, usable)
         }
     };
     // The increment comes after the move: the move itself must fit in what is left.

@@ -7,10 +7,7 @@ use crate::game::clock::{GtpClock, GtpTimeSettings, clock_duration, gtp_budget};
 use crate::protocol::Output;
 use crate::protocol::play::{Controller, Think};
 use crate::search::{LagMeter, Levels, TimeBudget};
-use std::time::{Duration, Instant};
-
-/// A clock told in whole seconds lies anywhere in the second that follows (less a margin).
-const WHOLE_SECOND_SPAN: Duration = Duration::from_millis(990);
+use std::time::Instant;
 
 /// A GTP session: the game, the clocks and the levels.
 pub struct GtpSession {
@@ -145,15 +142,9 @@ impl GtpSession {
             C::TimeLeft(color, mut clock) => {
                 let lag = &mut self.lag[color.index()];
                 if clock.stones == 0 {
-                    // GTP writes whole seconds, and most controllers round down: `1` may be
-                    // 1.9 s. The engine's own watch reads the clock within that second.
-                    let told = clock_duration(clock.seconds);
-                    let upper = if clock.seconds.fract() == 0.0 {
-                        told + WHOLE_SECOND_SPAN
-                    } else {
-                        told
-                    };
-                    clock.seconds = lag.told_between(told, upper).as_secs_f64();
+                    // The engine's own watch reads a whole-second clock within that second.
+                    let (lower, upper) = clock.bounds();
+                    clock.seconds = lag.told_between(lower, upper).as_secs_f64();
                 } else {
                     // Byo-yomi periods start afresh: no sample.
                     lag.forget_move();
