@@ -112,6 +112,15 @@ pub fn limits_for(
         };
     };
     let (soft, hard) = move_time(position.empty_count(), budget);
+    log::debug!(
+        "time: {} empties, {:.3} s left (+{:.3} s), lag {:.3} s: soft {:.3} s, hard {:.3} s",
+        position.empty_count(),
+        budget.remaining.as_secs_f64(),
+        budget.increment.as_secs_f64(),
+        budget.lag.as_secs_f64(),
+        soft.as_secs_f64(),
+        hard.as_secs_f64()
+    );
     Limits {
         stop,
         soft_deadline: now.checked_add(soft),
@@ -128,12 +137,36 @@ pub fn limits_for(
 /// it within a few moves and one stall hardly; and the stall, the largest recent sample,
 /// decaying move by move, kept once as a floor. Charging one stall for every move left
 /// kept a tenth of the clock unplanned for the rest of the game.
+///
+/// The meter also reads the increment off the clock ([`LagMeter::increment`]): GTP has no
+/// word for a Fischer increment, so a controller that adds one (`match` does) only shows it
+/// in its `time_left` reports. Over the moves since the first report, the clock told, plus
+/// the engine's own time spent, less the first clock, is what the increments brought less
+/// what the lag took; its least value per move is a lower bound of the increment that
+/// whole-second reports tighten as the game goes on. Before this, the engine planned a
+/// `10+0.1` game as `10+0` and left its increments unspent.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LagMeter {
     expected: Option<Duration>,
     lag: Duration,
     stall: Duration,
+    /// Since the first report of this clock: what is needed to read its increment.
+    tally: Option<IncrementTally>,
+    increment: Duration,
 }
+
+/// The moves and time spent since a clock's first report, and that report's upper bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct IncrementTally {
+    first_upper: Duration,
+    most: Duration,
+    spent: Duration,
+    moves: u32,
+}
+
+/// An increment read off the clock is at most this part of its first report (a controller
+/// that sets a clock anew in the middle of a game must not look like a huge increment).
+const MOST_INCREMENT_PART: f64 = 0.1;
 
 /// The weight of the newest sample in the lag's moving average.
 const LAG_SAMPLE_WEIGHT: f64 = 0.25;
@@ -145,7 +178,11 @@ const STALL_DECAY: f64 = 0.8;
 impl LagMeter {
     /// A move was made with `before` on the clock and took `spent` by the engine's watch.
     pub fn moved(&mut self, before: Duration, spent: Duration) {
-        self.expected = Some(before.saturating_sub(spent));
+        self.expected = Some(before.saturating_sub(spent) + self.increment);
+        if let Some(tally) = &mut self.tally {
+            tally.spent += spent;
+            tally.moves += 1;
+        }
     }
 
     /// The controller says the clock shows `remaining`: the shortfall against the expected
@@ -160,6 +197,7 @@ impl LagMeter {
     /// `upper`, is a sample. Returns the best reading of the clock: the expected one when it
     /// lies between the two, else the nearer bound (`lower` when nothing was expected).
     pub fn told_between(&mut self, lower: Duration, upper: Duration) -> Duration {
+        self.read_increment(lower, upper);
         let Some(expected) = self.expected.take() else {
             return lower;
         };
@@ -170,10 +208,43 @@ impl LagMeter {
         expected.clamp(lower, upper.max(lower))
     }
 
+    /// A report of the clock between `lower` and `upper`: the first one starts the tally, a
+    /// later one raises the increment to what the clock must have earned per move since.
+    fn read_increment(&mut self, lower: Duration, upper: Duration) {
+        match &self.tally {
+            None => {
+                self.tally = Some(IncrementTally {
+                    first_upper: upper,
+                    most: lower.mul_f64(MOST_INCREMENT_PART),
+                    spent: Duration::ZERO,
+                    moves: 0,
+                });
+            }
+            Some(tally) if tally.moves > 0 => {
+                let earned = (lower + tally.spent).saturating_sub(tally.first_upper) / tally.moves;
+                self.increment = self.increment.max(earned.min(tally.most));
+            }
+            Some(_) => {}
+        }
+    }
+
     /// The clock changed in a way that is no move's (new settings, a new period): the next
-    /// report is no sample.
+    /// report is no sample, and starts the increment's reading afresh.
     pub fn forget_move(&mut self) {
         self.expected = None;
+        self.tally = None;
+        self.increment = Duration::ZERO;
+    }
+
+    /// Whether no report of this clock was read since it was set (the first report of a
+    /// clock that was just set is exactly its main time).
+    pub fn is_fresh(&self) -> bool {
+        self.tally.is_none()
+    }
+
+    /// The increment the clock was seen to earn per move (a lower bound; zero until seen).
+    pub fn increment(&self) -> Duration {
+        self.increment
     }
 
     /// The lag as measured so far.

@@ -143,7 +143,12 @@ impl GtpSession {
                 let lag = &mut self.lag[color.index()];
                 if clock.stones == 0 {
                     // The engine's own watch reads a whole-second clock within that second.
-                    let (lower, upper) = clock.bounds();
+                    let (lower, mut upper) = clock.bounds();
+                    let main = self.time_settings.map(|s| clock_duration(s.main));
+                    if lag.is_fresh() && main == Some(lower) {
+                        // A clock just set shows its main time to the millisecond.
+                        upper = lower;
+                    }
                     clock.seconds = lag.told_between(lower, upper).as_secs_f64();
                 } else {
                     // Byo-yomi periods start afresh: no sample.
@@ -194,6 +199,11 @@ impl GtpSession {
         gtp_budget(self.time_settings, self.clocks[color.index()]).map(|budget| TimeBudget {
             lag: self.lag[color.index()].lag(),
             stall: self.lag[color.index()].stall(),
+            // GTP cannot tell an increment: the one the clock was seen to earn.
+            increment: match budget.moves_to_go {
+                None => budget.increment.max(self.lag[color.index()].increment()),
+                Some(_) => budget.increment,
+            },
             ..budget
         })
     }

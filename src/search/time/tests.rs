@@ -323,3 +323,46 @@ fn solves_start_when_the_time_allows() {
     assert!(worth_solving(26, Duration::from_secs(3600)));
     assert!(!worth_solving(60, Duration::from_secs(100_000_000)));
 }
+
+/// The increment read off a `10+0.1` clock after `moves` moves, reported to the millisecond
+/// or (`whole_seconds`) rounded down as GTP controllers do; the controller charges 3 ms of
+/// lag on each move. The increment read must never exceed the true one.
+fn increment_read(moves: u32, whole_seconds: bool) -> Duration {
+    let increment = Duration::from_millis(100);
+    let lag = Duration::from_millis(3);
+    let mut clock = Duration::from_secs(10);
+    let mut meter = LagMeter::default();
+    // The session reads a clock just set as exactly its main time.
+    meter.told_between(clock, clock);
+    for i in 0..moves {
+        let spent = Duration::from_millis(150 + 97 * u64::from(i % 7));
+        meter.moved(clock, spent);
+        clock = clock.saturating_sub(spent + lag) + increment;
+        if whole_seconds {
+            let lower = Duration::from_secs(clock.as_secs());
+            meter.told_between(lower, lower + Duration::from_millis(990));
+        } else {
+            meter.told(clock);
+        }
+        assert!(meter.increment() <= increment, "{:?}", meter.increment());
+    }
+    meter.increment()
+}
+
+#[test]
+fn an_increment_the_controller_does_not_tell_is_read_off_the_clock() {
+    // To the millisecond, the first move shows it (less the lag).
+    assert_eq!(increment_read(1, false), Duration::from_millis(97));
+    // In whole seconds, the bound tightens as the moves add up.
+    assert!(increment_read(3, true) < Duration::from_millis(60));
+    assert!(increment_read(25, true) > Duration::from_millis(70));
+    // A clock set anew in the middle of a game is no increment beyond a tenth of the first.
+    let mut meter = LagMeter::default();
+    meter.told(Duration::from_secs(10));
+    meter.moved(Duration::from_secs(10), Duration::from_secs(1));
+    meter.told(Duration::from_secs(300));
+    assert_eq!(meter.increment(), Duration::from_secs(1));
+    // New settings start the reading afresh.
+    meter.forget_move();
+    assert!(meter.is_fresh() && meter.increment() == Duration::ZERO);
+}
