@@ -28,9 +28,8 @@
 //!
 //! **Iterations.** Each iteration of the deepening costs a few times the one before. The
 //! [`IterationPlanner`] predicts the next one's time from the last two and starts it only if
-//! half of it should end before the hard deadline (a depth cut short still plays the move it
-//! proved best); when the best move changed at the last depth the position is unsettled, and
-//! the soft deadline moves out by half its span.
+//! it should end before the hard deadline; when the best move changed at the last depth the
+//! position is unsettled, and the soft deadline moves out by half its span.
 //!
 //! **Solving.** A search that time decides solves the endgame exactly once the solve should
 //! take no more than half of the time the move may use ([`worth_solving`]), from a rough model
