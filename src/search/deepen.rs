@@ -7,7 +7,7 @@ use super::probcut::{self, Selectivity};
 use super::report::{SearchReport, Value, principal_variation};
 use super::threads::{Busy, with_helpers};
 use super::time::IterationPlanner;
-use super::tt::TranspositionTable;
+use super::tt::{NO_MOVE, TranspositionTable};
 use crate::board::{Move, Position, Square};
 use crate::eval::{Evaluator, EvaluatorVisitor};
 use std::time::Instant;
@@ -131,7 +131,8 @@ struct Task<'a> {
 /// `selectivity` (selective only with the evaluator the ProbCut table was calibrated for),
 /// calling `progress` after each finished depth. When the last depth reaches the end of the
 /// game, the selectivity is then raised step by step to full width, as time allows. A depth
-/// cut short by the limits is dropped unless it is the first; the time manager's
+/// cut short by the limits is dropped unless it is the first or it proved its best move
+/// (below); the time manager's
 /// [`IterationPlanner`] decides whether a depth may start, and a proven result (full width)
 /// ends the deepening. Returns the last report (`None` only if no depth ran).
 fn deepen<E: Evaluator>(
@@ -183,8 +184,8 @@ fn deepen<E: Evaluator>(
         search.selectivity = selectivity;
         search.probcut = selectivity.is_selective().then(|| &*probcut::BUILT_IN);
         let iteration_start = Instant::now();
-        let (value, best) = aspiration(&mut search, position, &state, depth, guess);
-        if search.stopper.stopped() && last.is_some() {
+        let (value, best, proven) = aspiration(&mut search, position, &state, depth, guess);
+        if search.stopper.stopped() && last.is_some() && !proven {
             break;
         }
         let best_move = Square::new(best as usize)
@@ -234,29 +235,40 @@ fn deepen<E: Evaluator>(
 }
 
 /// One depth of the deepening, with an aspiration window around `guess` widened on failure.
+///
+/// Also whether the best move holds at this depth. A search the limits cut short returns the
+/// best of the root moves it finished; when that move's value beat the window's low end, the
+/// move was searched to the end at this depth and beat every move finished before it (the
+/// first, last depth's best, is searched first), so it is the depth's best so far, a move
+/// worth playing: the time of a depth cut short is not lost. A value at or below the low end
+/// is only a bound (the first move failed low and nothing beat it yet): not proven.
 fn aspiration<E: Evaluator>(
     search: &mut Midgame<'_, E>,
     position: &Position,
     state: &E::State,
     depth: u32,
     guess: i32,
-) -> (i32, u8) {
+) -> (i32, u8, bool) {
+    let proven = |search: &Midgame<'_, E>, (v, best): (i32, u8), alpha: i32| {
+        !search.stopper.stopped() || (best != NO_MOVE && v > alpha)
+    };
     if depth < ASPIRATION_MIN_DEPTH || guess.abs() > WIN {
-        return search.search(position, state, depth, -INFINITY, INFINITY);
+        let (v, best) = search.search(position, state, depth, -INFINITY, INFINITY);
+        return (v, best, proven(search, (v, best), -INFINITY));
     }
     let mut delta = ASPIRATION_DELTA;
     let (mut alpha, mut beta) = (guess - delta, guess + delta);
     loop {
         let (v, best) = search.search(position, state, depth, alpha, beta);
         if search.stopper.stopped() {
-            return (v, best);
+            return (v, best, proven(search, (v, best), alpha));
         }
         if v <= alpha && alpha > -INFINITY {
             alpha = (v - delta).max(-INFINITY);
         } else if v >= beta && beta < INFINITY {
             beta = (v + delta).min(INFINITY);
         } else {
-            return (v, best);
+            return (v, best, true);
         }
         delta *= ASPIRATION_GROWTH;
         if delta > ASPIRATION_MAX_DELTA {
@@ -293,7 +305,7 @@ mod tests {
                 let mut stopper = Stopper::new(&Limits::none());
                 let mut search = full_width(&tt, &eval, &mut stopper);
                 let state = eval.state(position);
-                let (value, _) = aspiration(&mut search, position, &state, depth, guess);
+                let (value, _, _) = aspiration(&mut search, position, &state, depth, guess);
                 assert_eq!(value, exact, "{position:?} depth {depth}, guess {guess}");
                 if miss > ASPIRATION_DELTA {
                     failed_low += 1;
@@ -305,6 +317,62 @@ mod tests {
         assert!(
             failed_low > 20 && failed_high > 20,
             "{failed_low} {failed_high}"
+        );
+    }
+    /// A depth the limits cut short proves its best move only when that move was searched to
+    /// the end: then its value is the move's full-depth value, and the root's value is at
+    /// least that. Both kinds of cut (proven and not) must occur for the test to mean much.
+    #[test]
+    fn a_depth_cut_short_proves_only_a_move_searched_to_the_end() {
+        let (positions, _) = random_positions(6, 37);
+        let eval = Pattern;
+        let (mut proven_cuts, mut unproven_cuts) = (0, 0);
+        for position in positions
+            .iter()
+            .filter(|p| (24..=44).contains(&p.empty_count()))
+        {
+            let depth = 6;
+            // The full-width search equals negamax (tested in `midgame`), and is faster.
+            let full = |p: &Position, depth| {
+                let tt = TranspositionTable::new(1);
+                let mut stopper = Stopper::new(&Limits::none());
+                let state = eval.state(p);
+                let mut search = full_width(&tt, &eval, &mut stopper);
+                search.search(p, &state, depth, -INFINITY, INFINITY).0
+            };
+            let exact = full(position, depth);
+            if exact.abs() > WIN {
+                continue;
+            }
+            let tt = TranspositionTable::new(1);
+            // Stopped from the start: the search polls, and stops, after its first nodes.
+            let limits = Limits::none();
+            limits
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            let mut stopper = Stopper::new(&limits);
+            let mut search = full_width(&tt, &eval, &mut stopper);
+            let state = eval.state(position);
+            let (value, best, proven) = aspiration(&mut search, position, &state, depth, exact);
+            if !search.stopper.stopped() {
+                continue;
+            }
+            if !proven {
+                unproven_cuts += 1;
+                continue;
+            }
+            proven_cuts += 1;
+            let child = position.play(Move::Play(Square::new(usize::from(best)).unwrap()));
+            let child = child.expect("a proven move is legal");
+            assert_eq!(value, -full(&child, depth - 1), "{position:?}");
+            assert!(
+                value <= exact,
+                "{position:?}: {value} above the root's {exact}"
+            );
+        }
+        assert!(
+            proven_cuts > 5 && unproven_cuts > 5,
+            "{proven_cuts} proven, {unproven_cuts} not"
         );
     }
 }

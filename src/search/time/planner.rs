@@ -11,10 +11,15 @@ const UNSETTLED_EXTENSION: f64 = 0.5;
 const GROWTH_GUESS: f64 = 3.0;
 const GROWTH_MIN: f64 = 1.5;
 const GROWTH_MAX: f64 = 8.0;
+/// An iteration may start when this part of it should end before the hard deadline: a depth
+/// cut short still plays the best move it proved (its first move, most of its time, is the
+/// last depth's best searched again, and any move that beats it is proven better), so the
+/// time before the deadline is not lost to an iteration that would not have finished whole.
+const CUT_ITERATION_PART: f64 = 0.5;
 
 /// Decides between two iterations of the deepening whether another may start: not after the
-/// soft deadline (moved out when the best move keeps changing), and not when it should end
-/// after the hard deadline.
+/// soft deadline (moved out when the best move keeps changing), and not when less than
+/// [`CUT_ITERATION_PART`] of it should end before the hard deadline.
 pub(crate) struct IterationPlanner {
     /// The soft deadline as planned, and as it stands after the last iteration.
     planned_soft: Option<Instant>,
@@ -81,7 +86,7 @@ impl IterationPlanner {
             return false;
         }
         match self.hard {
-            Some(hard) => now + self.next_iteration_time() <= hard,
+            Some(hard) => now + self.next_iteration_time().mul_f64(CUT_ITERATION_PART) <= hard,
             None => true,
         }
     }
