@@ -10,7 +10,7 @@ use super::time::IterationPlanner;
 use super::tt::{NO_MOVE, TranspositionTable};
 use crate::board::{Move, Position, Square};
 use crate::eval::{Evaluator, EvaluatorVisitor};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// From this depth on, a depth starts with a window around the last depth's value; the first
 /// depths are cheap enough to search with the full window.
@@ -33,6 +33,9 @@ pub(crate) struct Deepen<'a> {
     /// The threads that search (1: this one alone), and the moves they are searching.
     pub threads: usize,
     pub busy: &'a Busy,
+    /// What each depth (from 1) took in an earlier search of this position (a ponder),
+    /// whose results the table holds: see [`deepen`].
+    pub earlier: &'a [Duration],
 }
 
 impl EvaluatorVisitor for Deepen<'_> {
@@ -45,6 +48,7 @@ impl EvaluatorVisitor for Deepen<'_> {
             max_depth: self.max_depth,
             selectivity: self.selectivity,
             busy: (self.threads > 1).then_some(self.busy),
+            earlier: self.earlier,
         };
         let progress = self.progress;
         let (report, helper_nodes) = with_helpers(
@@ -125,6 +129,7 @@ struct Task<'a> {
     selectivity: Selectivity,
     /// With several threads, the moves being searched.
     busy: Option<&'a Busy>,
+    earlier: &'a [Duration],
 }
 
 /// Searches `task.position` at depths 1 to `task.max_depth` (at most its empties) with `eval` at
@@ -135,6 +140,12 @@ struct Task<'a> {
 /// (below); the time manager's
 /// [`IterationPlanner`] decides whether a depth may start, and a proven result (full width)
 /// ends the deepening. Returns the last report (`None` only if no depth ran).
+///
+/// A depth that an earlier search of the position (`task.earlier`: a ponder on the reply
+/// that came) finished comes back from the table at once; the planner is told the time it
+/// took then, so that it knows what the next depth costs and stops when that cannot fit: the
+/// move is then made early, and the time pondering saved goes to the moves after it. Told the
+/// microseconds instead, it started a depth that the hard deadline cut off.
 fn deepen<E: Evaluator>(
     task: Task<'_>,
     eval: &E,
@@ -147,6 +158,7 @@ fn deepen<E: Evaluator>(
         max_depth,
         selectivity,
         busy,
+        earlier,
     } = task;
     let start = Instant::now();
     let mut planner = IterationPlanner::new(limits);
@@ -156,6 +168,7 @@ fn deepen<E: Evaluator>(
     } else {
         Selectivity::FULL
     };
+    let search_selectivity = selectivity;
     let mut search = Midgame {
         tt,
         eval,
@@ -216,7 +229,12 @@ fn deepen<E: Evaluator>(
         }
         progress(&report);
         let changed = last.as_ref().is_some_and(|l| l.best_move != best_move);
-        planner.finished(iteration_start.elapsed(), changed);
+        let took = iteration_start.elapsed();
+        let took = match earlier.get(depth as usize - 1) {
+            Some(&then) if selectivity == search_selectivity => took.max(then),
+            _ => took,
+        };
+        planner.finished(took, changed);
         // A selective search may have cut the line that refutes a "proven" result.
         let proven = value.abs() > WIN && !selectivity.is_selective();
         last = Some(report);
@@ -374,5 +392,34 @@ mod tests {
             proven_cuts > 5 && unproven_cuts > 5,
             "{proven_cuts} proven, {unproven_cuts} not"
         );
+    }
+
+    /// On a ponder hit the table gives back the depths the ponder finished at once. Told the
+    /// time they took then, the planner does not start a depth that cannot fit; told nothing,
+    /// it goes on. (The times are made up, so that no timing decides the test.)
+    #[test]
+    fn a_ponder_hit_is_planned_with_the_pondered_depths_times() {
+        let (positions, _) = random_positions(1, 5);
+        let position = positions[20];
+        let tt = TranspositionTable::new(1);
+        let depth = |earlier: &[Duration]| {
+            let task = Task {
+                tt: &tt,
+                position: &position,
+                max_depth: 6,
+                selectivity: Selectivity::FULL,
+                busy: None,
+                earlier,
+            };
+            let limits = Limits::time(Duration::from_secs(60));
+            let report = deepen(task, &Pattern, &limits, &mut |_| {});
+            report.expect("a depth ran").depth
+        };
+        assert_eq!(depth(&[]), 6);
+        // Depth 2 took 50 s when pondered: depth 3 cannot fit in the minute.
+        let pondered = [Duration::from_secs(5), Duration::from_secs(50)];
+        assert_eq!(depth(&pondered), 2);
+        // Pondered depths that were cheap say nothing against going on.
+        assert_eq!(depth(&[Duration::from_micros(1); 4]), 6);
     }
 }

@@ -125,6 +125,12 @@ pub struct Searcher {
     /// (see `threads.rs`).
     threads: usize,
     busy: Busy,
+    /// The position the last ponder expected and the times its depths took, one by one; on
+    /// a ponder hit, what the deepening of the same position knows of its depths' cost
+    /// (`earlier`: the table answers them in microseconds, which would make the next depth
+    /// look cheap).
+    pondered: Option<(Position, Vec<Duration>)>,
+    earlier: Vec<Duration>,
 }
 
 /// The quick search that gives a solve its fallback move goes at most this deep: it is
@@ -161,6 +167,8 @@ impl Searcher {
             randomness: 0,
             threads: 1,
             busy: Busy::default(),
+            pondered: None,
+            earlier: Vec::new(),
         }
     }
 
@@ -225,6 +233,10 @@ impl Searcher {
             progress(&report);
             return report;
         }
+        self.earlier = match self.pondered.take() {
+            Some((pondered, times)) if pondered == *position => times,
+            _ => Vec::new(),
+        };
         self.think_out_of_book(position, levels, limits.time_left(), limits, progress)
     }
 
@@ -290,6 +302,7 @@ impl Searcher {
         }
         let randomness = std::mem::take(&mut self.randomness);
         let mut nodes = 0;
+        self.pondered = None;
         for reply in replies {
             let Ok(child) = root.play(reply) else {
                 continue;
@@ -305,9 +318,21 @@ impl Searcher {
                 continue;
             }
             let time_left = budget.map(|b| time::move_time(child.empty_count(), b).1);
+            // The depths' times of the expected reply's ponder, for a ponder hit.
+            let mut times = Vec::new();
+            let mut record = |report: &SearchReport| {
+                let done: Duration = times.iter().sum();
+                if report.depth as usize == times.len() + 1 {
+                    times.push(report.elapsed.saturating_sub(done));
+                }
+            };
+            self.earlier.clear();
             nodes += self
-                .think_out_of_book(&child, levels, time_left, limits, &mut |_| {})
+                .think_out_of_book(&child, levels, time_left, limits, &mut record)
                 .nodes;
+            if Some(reply) == expected {
+                self.pondered = Some((child, times));
+            }
             if limits.stop_requested() {
                 break;
             }
@@ -330,6 +355,7 @@ impl Searcher {
     ) -> SearchReport {
         let eval = level.search_evaluator();
         if time::worth_solving(position.empty_count(), time_left) {
+            self.earlier.clear();
             let quick = PhaseLevel {
                 depth: TIMED_FALLBACK_DEPTH,
                 eval,
@@ -392,6 +418,7 @@ impl Searcher {
         if let Some(r) = self.no_move_report(position, &mut inner, progress) {
             return r;
         }
+        let earlier = std::mem::take(&mut self.earlier);
         let deepen = Deepen {
             tt: &self.tt,
             position,
@@ -401,6 +428,7 @@ impl Searcher {
             progress,
             threads: self.threads,
             busy: &self.busy,
+            earlier: &earlier,
         };
         let report = level.search_evaluator().dispatch(deepen).flatten();
         // Neither is `None` in practice (a search evaluator is never `random`, and depth 1
