@@ -14,10 +14,9 @@ use crate::search::tt::TranspositionTable;
 const EVAL_ORDER_DEPTH: u32 = 5;
 /// With the evaluation, each reply left to the opponent (corners twice) counts this many
 /// hundredths of a disc against a move (converted to the evaluator's units): the evaluation
-/// sees mobility only
-/// through its patterns. Measured on `bench --eval pattern --selectivity 95`, 10 positions:
-/// with a shallow search (below), depth 14 22.7 M nodes against 23.5 M without (100: 22.2 M;
-/// 200: 22.9 M alone), depth 16 109.9 M against 110.8 M with 100.
+/// sees mobility only through its patterns. Measured on `bench --eval pattern --selectivity
+/// 95`, 10 positions: with the shallow search below, depth 14 22.7 M nodes against 23.5 M
+/// without (100: 22.2 M; 200, alone: 22.9 M), depth 16 109.9 M against 110.8 M with 100.
 const MOBILITY_WEIGHT: i32 = 50;
 /// From this many plies left on, the moves after the table move are sorted by a search of
 /// [`SHALLOW_ORDER_PLIES`] of each (its nodes count): deep in the tree the order decides
