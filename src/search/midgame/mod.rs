@@ -11,10 +11,8 @@
 //! node looks its children up in the table (enhanced transposition cut-off); from
 //! [`IID_MIN_DEPTH`], without a table move, it searches itself shallower for one. Then the
 //! table move goes first, and only if it does not refute the node are the others sorted
-//! (`ordering.rs`): by a two-ply search from `SHALLOW_ORDER_DEPTH` plies on (then before the
-//! table move is tried: such nodes are few), by a one-ply evaluation with the opponent's
-//! mobility from `EVAL_ORDER_DEPTH` plies on, nearer the leaves by the replies left to the
-//! opponent. The first move gets the full window, the
+//! (`ordering.rs`): by a one-ply evaluation from `EVAL_ORDER_DEPTH` plies on, nearer the
+//! leaves by the replies left to the opponent. The first move gets the full window, the
 //! others a null window and a second search when they beat it; with several threads, from
 //! [`SPLIT_DEPTH`] plies on, moves another thread is searching are put off. From
 //! [`TABLE_MIN_DEPTH`] the result goes back into the table as a bound.
@@ -244,11 +242,6 @@ impl<E: Evaluator> Midgame<'_, E> {
         let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
         let (tt, eval) = (self.tt, self.eval);
         let mut list = None;
-        if depth >= ordering::SHALLOW_ORDER_DEPTH && rest != 0 {
-            let mut moves = Self::ordered_moves(tt, eval, position, state, rest, depth);
-            self.sort_by_shallow_search(&mut moves, position, state);
-            list = Some(moves);
-        }
         let mut listed = table_move.into_iter().chain(std::iter::from_fn(|| {
             list.get_or_insert_with(|| Self::ordered_moves(tt, eval, position, state, rest, depth))
                 .next_best()

@@ -1,8 +1,7 @@
-//! The order a node searches its moves in, past the table move: far from the leaves a
-//! two-ply search of each, nearer a one-ply evaluation with the opponent's mobility, near the
-//! leaves the opponent's replies alone; the list lives on the stack.
+//! The order a node searches its moves in, past the table move: a one-ply evaluation far
+//! from the leaves, the opponent's replies near them; the list lives on the stack.
 
-use super::{INFINITY, Midgame};
+use super::Midgame;
 use crate::board::{Bits, CORNERS, Position, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator};
 use crate::search::tt::TranspositionTable;
@@ -12,19 +11,6 @@ use crate::search::tt::TranspositionTable;
 /// mobility is cheaper and orders as well (measured on `bench --depth 13 --eval pattern`:
 /// 104.6 M nodes from 5 plies on, 116.5 M from 3).
 const EVAL_ORDER_DEPTH: u32 = 5;
-/// With the evaluation, each reply left to the opponent (corners twice) counts this many
-/// hundredths of a disc against a move (converted to the evaluator's units): the evaluation
-/// sees mobility only through its patterns. Measured on `bench --eval pattern --selectivity
-/// 95`, 10 positions: with the shallow search below, depth 14 22.7 M nodes against 23.5 M
-/// without (100: 22.2 M; 200, alone: 22.9 M), depth 16 109.9 M against 110.8 M with 100.
-const MOBILITY_WEIGHT: i32 = 50;
-/// From this many plies left on, the moves after the table move are sorted by a search of
-/// [`SHALLOW_ORDER_PLIES`] of each (its nodes count): deep in the tree the order decides
-/// most of a subtree's cost, and a two-ply value orders better than one evaluation (same
-/// bench, depth 14: 23.5 M nodes against 24.6 M; from 8 plies on 27.1 M, from 12 22.7 M;
-/// four plies from 12 on 25.2 M).
-pub(super) const SHALLOW_ORDER_DEPTH: u32 = 10;
-const SHALLOW_ORDER_PLIES: u32 = 2;
 /// The mobility sort key: this much per reply left to the opponent (corner replies twice)...
 const REPLY_WEIGHT: i32 = 16;
 /// ... less this much for taking a corner (worth two replies).
@@ -76,7 +62,6 @@ impl<E: Evaluator> Midgame<'_, E> {
             len: 0,
         };
         let (p, o) = (position.player(), position.opponent());
-        let mobility_weight = (f64::from(MOBILITY_WEIGHT) / eval.centidiscs_per_unit()) as i32;
         for sq in Bits(moves) {
             let bit = 1u64 << sq;
             let flips = crate::board::flips(p, o, sq);
@@ -84,13 +69,8 @@ impl<E: Evaluator> Midgame<'_, E> {
                 let child = position.play_flips(bit, flips);
                 tt.prefetch(child.player(), child.opponent());
                 // Only the child's score is wanted: the leaf update, not the full state.
-                let score = eval
-                    .leaf_score(state, &child, sq, flips)
-                    .clamp(-EVAL_LIMIT, EVAL_LIMIT);
-                let replies = legal_moves(child.player(), child.opponent());
-                score
-                    + mobility_weight
-                        * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                eval.leaf_score(state, &child, sq, flips)
+                    .clamp(-EVAL_LIMIT, EVAL_LIMIT)
             } else {
                 let replies = legal_moves(o & !flips, p | flips | bit);
                 let mut key =
@@ -104,29 +84,5 @@ impl<E: Evaluator> Midgame<'_, E> {
             list.len += 1;
         }
         list
-    }
-
-    /// `list`, the moves of `position` (whose state is `state`), sorted again by a search of
-    /// [`SHALLOW_ORDER_PLIES`] of each: the child's value, lowest first.
-    pub(super) fn sort_by_shallow_search(
-        &mut self,
-        list: &mut MoveList,
-        position: &Position,
-        state: &E::State,
-    ) {
-        for entry in &mut list.moves[..list.len] {
-            let (sq, flips, _) = *entry;
-            let child = position.play_flips(1u64 << sq, flips);
-            let child_state = self.eval.play(state, usize::from(sq), flips);
-            entry.2 = self
-                .search(
-                    &child,
-                    &child_state,
-                    SHALLOW_ORDER_PLIES,
-                    -INFINITY,
-                    INFINITY,
-                )
-                .0;
-        }
     }
 }
