@@ -129,13 +129,14 @@ const PRESET_SELECTIVITY: Selectivity = Selectivity::FULL;
 pub const DEFAULT_LEVEL: u32 = 10;
 /// The default's midgame depth without a clock, and its selectivity: selective, two plies
 /// deeper than the preset, in less time (measured: +81 Elo over full-width depth 10 in 100
-/// games, with 0.77 of its time).
+/// games, with 0.77 of its time). 87% rather than 95% since the table was fitted again for
+/// today's weights: +49 Elo [+13, +86] in 200 games at `10+0.1` (docs/measurements.md).
 const DEFAULT_DEPTH: u32 = 12;
-const DEFAULT_SELECTIVITY: Selectivity = Selectivity::ALL[2];
+const DEFAULT_SELECTIVITY: Selectivity = Selectivity::ALL[1];
 
 impl Default for Levels {
     /// The default: under a clock, as deep as the time allows (selective, solving when the
-    /// solve fits in the time); without one, depth 12 at 95% and a solve from 20 empties.
+    /// solve fits in the time); without one, depth 12 at 87% and a solve from 20 empties.
     fn default() -> Self {
         let preset = Levels::preset(DEFAULT_LEVEL).unwrap_or(Levels {
             opening_moves: 6,

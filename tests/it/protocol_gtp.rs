@@ -67,7 +67,7 @@ fn fixed_transcript_is_exact() {
         (
             "othello-engine-levels",
             &[
-                "= under a clock, the time decides depth and solve; without: opening: 6 moves at depth 6 (pattern); midgame: depth 12 (pattern); selectivity 95%; endgame: exact solve from 20 empties",
+                "= under a clock, the time decides depth and solve; without: opening: 6 moves at depth 6 (pattern); midgame: depth 12 (pattern); selectivity 87%; endgame: exact solve from 20 empties",
             ],
         ),
         ("othello-engine-set level 2", &["="]),
