@@ -108,6 +108,47 @@ fn a_measured_lag_is_kept_for_every_move_left() {
 }
 
 #[test]
+fn later_moves_pay_their_lag_from_their_increments() {
+    // Near the solve of a `10+0.1` game: 0.6 s left, 20 empties, 15 ms of lag a move.
+    let budget = |increment: f64| TimeBudget {
+        remaining: Duration::from_millis(600),
+        increment: Duration::from_secs_f64(increment),
+        moves_to_go: None,
+        lag: Duration::from_millis(15),
+        stall: Duration::ZERO,
+    };
+    let (_, without) = move_time(20, budget(0.0));
+    let (_, with) = move_time(20, budget(0.1));
+    // The nine later moves' lag (0.135 s) is no longer kept back from this one.
+    assert!(
+        with.as_secs_f64() > without.as_secs_f64() + 0.05,
+        "{with:?} against {without:?}"
+    );
+    // And a side charged that lag on every move, spending each move's whole hard time, keeps
+    // time to the end, with increments smaller and larger than the lag.
+    for (clock, increment) in [(1.0, 0.1), (2.0, 0.01), (10.0, 0.1), (0.3, 0.02)] {
+        let mut remaining = Duration::from_secs_f64(clock);
+        let increment = Duration::from_secs_f64(increment);
+        let lag = Duration::from_millis(15);
+        for empties in (1..=52).rev().step_by(2) {
+            let budget = TimeBudget {
+                remaining,
+                increment,
+                moves_to_go: None,
+                lag,
+                stall: Duration::ZERO,
+            };
+            let (_, hard) = move_time(empties, budget);
+            assert!(
+                hard + lag < remaining,
+                "{clock}+{increment:?}: out of time at {empties} empties"
+            );
+            remaining = remaining - hard - lag + increment;
+        }
+    }
+}
+
+#[test]
 fn a_clock_told_in_whole_seconds_is_read_by_the_engines_watch() {
     let mut meter = LagMeter::default();
     // Nothing expected: the lower bound.
