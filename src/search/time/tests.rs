@@ -62,10 +62,12 @@ fn the_plan_never_goes_beyond_the_clock() {
     }
 }
 
-/// Plays a game of `clock` seconds for one side whose controller charges `lag` on top of
-/// every move, the engine measuring it as the GTP session does; each move spends its
-/// whole hard time. Returns the least time left before a move.
-fn play_with_lag(clock: f64, first_empties: u32, lag: Duration) -> f64 {
+/// Plays a game of `clock` seconds plus `increment` a move for one side whose controller
+/// charges `lag` on top of every move, the engine measuring the lag and reading the increment
+/// off the clock as the GTP session does; each move spends its whole hard time. Returns the
+/// least time left before a move.
+fn play_with_lag(clock: f64, increment: f64, first_empties: u32, lag: Duration) -> f64 {
+    let increment = Duration::from_secs_f64(increment);
     let mut remaining = Duration::from_secs_f64(clock);
     let mut meter = LagMeter::default();
     let mut least = f64::INFINITY;
@@ -73,7 +75,7 @@ fn play_with_lag(clock: f64, first_empties: u32, lag: Duration) -> f64 {
         meter.told(remaining);
         let budget = TimeBudget {
             remaining,
-            increment: Duration::ZERO,
+            increment: meter.increment(),
             moves_to_go: None,
             lag: meter.lag(),
             stall: meter.stall(),
@@ -81,7 +83,7 @@ fn play_with_lag(clock: f64, first_empties: u32, lag: Duration) -> f64 {
         let (_, hard) = move_time(empties, budget);
         least = least.min(remaining.as_secs_f64() - hard.as_secs_f64() - lag.as_secs_f64());
         meter.moved(remaining, hard);
-        remaining = remaining.saturating_sub(hard + lag);
+        remaining = remaining.saturating_sub(hard + lag) + increment;
     }
     least
 }
@@ -90,7 +92,7 @@ fn play_with_lag(clock: f64, first_empties: u32, lag: Duration) -> f64 {
 fn a_measured_lag_is_kept_for_every_move_left() {
     // 30 ms a move beyond the search is almost half of a 2-second game's clock.
     for clock in [2.0, 5.0, 60.0] {
-        let least = play_with_lag(clock, 52, Duration::from_millis(30));
+        let least = play_with_lag(clock, 0.0, 52, Duration::from_millis(30));
         assert!(least > 0.0, "{clock} s: ran out by {:.3} s", -least);
     }
     let mut meter = LagMeter::default();
@@ -124,27 +126,28 @@ fn later_moves_pay_their_lag_from_their_increments() {
         with.as_secs_f64() > without.as_secs_f64() + 0.05,
         "{with:?} against {without:?}"
     );
+    // Increments smaller than the lag cover only their part of it.
+    let (_, small) = move_time(20, budget(0.005));
+    let (_, no_lag) = move_time(
+        20,
+        TimeBudget {
+            lag: Duration::ZERO,
+            ..budget(0.005)
+        },
+    );
+    assert!(
+        small.as_secs_f64() < no_lag.as_secs_f64() - 0.05,
+        "{small:?} against {no_lag:?}"
+    );
     // And a side charged that lag on every move, spending each move's whole hard time, keeps
     // time to the end, with increments smaller and larger than the lag.
     for (clock, increment) in [(1.0, 0.1), (2.0, 0.01), (10.0, 0.1), (0.3, 0.02)] {
-        let mut remaining = Duration::from_secs_f64(clock);
-        let increment = Duration::from_secs_f64(increment);
-        let lag = Duration::from_millis(15);
-        for empties in (1..=52).rev().step_by(2) {
-            let budget = TimeBudget {
-                remaining,
-                increment,
-                moves_to_go: None,
-                lag,
-                stall: Duration::ZERO,
-            };
-            let (_, hard) = move_time(empties, budget);
-            assert!(
-                hard + lag < remaining,
-                "{clock}+{increment:?}: out of time at {empties} empties"
-            );
-            remaining = remaining - hard - lag + increment;
-        }
+        let least = play_with_lag(clock, increment, 52, Duration::from_millis(15));
+        assert!(
+            least > 0.0,
+            "{clock}+{increment}: ran out by {:.3} s",
+            -least
+        );
     }
 }
 
