@@ -56,6 +56,11 @@ pub struct GrowArgs {
     /// See `--wthor`.
     #[arg(long, value_name = "PLIES", default_value_t = 16)]
     wthor_plies: usize,
+    /// Include first every position reachable within this many plies (up to 10), and price
+    /// the lines from there on: the book then covers the random openings of `match
+    /// --opening-plies N` (N = 6: 2,174 positions up to symmetry, 1,773 of them 6 plies deep).
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    cover_plies: u32,
     /// Grow only this share of the lines: i/n with 1 <= i <= n (join the shards with `book
     /// merge`).
     #[arg(long, value_name = "I/N")]
@@ -194,6 +199,12 @@ fn settings(grow: &GrowArgs) -> Result<BuildSettings, CliError> {
             grow.ply_cost
         )));
     }
+    if grow.cover_plies > 10 {
+        return Err(error(format!(
+            "bad --cover-plies {}: expected 0 to 10",
+            grow.cover_plies
+        )));
+    }
     if grow.positions == 0 {
         return Err(error("bad --positions 0: expected at least 1"));
     }
@@ -229,6 +240,7 @@ fn settings(grow: &GrowArgs) -> Result<BuildSettings, CliError> {
         ply_cost: (grow.ply_cost * 100.0).round() as i32,
         shard,
         frequent,
+        cover_plies: grow.cover_plies,
     })
 }
 

@@ -209,6 +209,10 @@ fn bad_input_is_refused_and_changes_nothing() {
         &["book", "build", "--out", text(&out), "--shard", "3/2"],
         "--shard",
     );
+    refused(
+        &["book", "build", "--out", text(&out), "--cover-plies", "11"],
+        "--cover-plies",
+    );
     assert!(!out.exists(), "no file for a refused build");
     // A truncated real book.
     small_book(&out, 5, &[]);

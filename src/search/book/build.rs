@@ -10,6 +10,13 @@
 //! (Lincke's method, which the strong Othello books use). Positions that many WTHOR expert
 //! games reached come first, whatever their price, so the book covers what people play.
 //!
+//! **Covering the first plies.** With `cover_plies` N, every position reachable within N
+//! plies comes first, shallowest first, and the moves of those first N plies cost nothing
+//! but their ply price: each position N plies deep is then the root of its own best-first
+//! growth. Engine testers start their games from random openings of a few plies (`match
+//! --opening-plies`); a book grown from the start alone never sees most of them, since one of
+//! their random moves usually gives away more than any line the book would follow.
+//!
 //! **Shards.** With `shard i/n`, the lines are split by the position they reach after
 //! [`SHARD_PLY`] moves: every shard grows the few positions before it, and beyond it only the
 //! lines of its own share; `book merge` joins the shards' books.
@@ -24,6 +31,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const SHARD_PLY: u32 = 4;
 /// The most positions one batch expands: a batch grows the book by about 1/`BATCH_DIVISOR`.
 const BATCH_DIVISOR: usize = 32;
+/// The price of the covered plies' positions: below every other candidate's.
+const COVER_PRICE: i64 = i64::MIN / 2;
 
 /// How to grow a book.
 #[derive(Clone, Debug)]
@@ -38,6 +47,9 @@ pub struct BuildSettings {
     pub shard: (u64, u64),
     /// WTHOR game counts of the positions to include first (by key).
     pub frequent: HashMap<BookKey, u32>,
+    /// Every position reachable within this many plies comes first, and the moves of these
+    /// plies are priced without their drops (0: none; the book grows from the start alone).
+    pub cover_plies: u32,
 }
 
 /// A move leading out of the book, with the price of the line to it.
@@ -129,7 +141,12 @@ fn candidates(book: &Book, settings: &BuildSettings) -> Vec<Candidate> {
                     continue;
                 };
                 let (child_key, _) = normalize(child.player(), child.opponent());
-                let child_price = price + i64::from(top - m.value) + i64::from(settings.ply_cost);
+                let drop = if ply < settings.cover_plies {
+                    0
+                } else {
+                    i64::from(top - m.value)
+                };
+                let child_price = price + drop + i64::from(settings.ply_cost);
                 let child_owner = if ply + 1 == SHARD_PLY {
                     Some(shard_of(&child_key, settings.shard.1))
                 } else {
@@ -150,7 +167,10 @@ fn candidates(book: &Book, settings: &BuildSettings) -> Vec<Candidate> {
                     if child_owner.is_some_and(|o| o != settings.shard.0) {
                         continue;
                     }
-                    let price = if settings.frequent.contains_key(&child_key) {
+                    let price = if ply < settings.cover_plies {
+                        // The covered plies first, the shallowest first.
+                        COVER_PRICE + i64::from(ply)
+                    } else if settings.frequent.contains_key(&child_key) {
                         // Positions people play go first, the most played first.
                         -i64::from(settings.frequent[&child_key])
                     } else {
@@ -301,6 +321,7 @@ mod tests {
             ply_cost: 100,
             shard: (0, 1),
             frequent: HashMap::new(),
+            cover_plies: 0,
         };
         let stop = AtomicBool::new(false);
         let mut book = Book::new();
@@ -337,6 +358,70 @@ mod tests {
             value_moves(&mut Searcher::new(4, Some(1)), &Position::start(), 2, &stop).unwrap();
         assert!(fresh.iter().all(|&(_, v)| v == fresh[0].1), "{fresh:?}");
         assert!(book.moves(&f5).is_some());
+    }
+
+    #[test]
+    fn covered_plies_come_first_then_lines_grow_from_them() {
+        // Every position `plies` deep, up to symmetry (lines that pass are left out).
+        fn reachable(plies: u32) -> Vec<Position> {
+            let mut layer = vec![Position::start()];
+            for _ in 0..plies {
+                let mut seen = HashSet::new();
+                layer = layer
+                    .iter()
+                    .flat_map(|p| p.legal_squares().into_iter().map(|s| p.play(Move::Play(s))))
+                    .filter_map(Result::ok)
+                    .filter(|c| seen.insert(normalize(c.player(), c.opponent()).0))
+                    .collect();
+            }
+            layer
+        }
+        let mut searcher = Searcher::new(4, Some(1));
+        let settings = BuildSettings {
+            depth: 1,
+            ply_cost: 100,
+            shard: (0, 1),
+            frequent: HashMap::new(),
+            cover_plies: 3,
+        };
+        // Up to symmetry: the start, one position after any first move, three after two
+        // (the perpendicular, parallel and diagonal openings).
+        let covered: Vec<Vec<Position>> = (0..=3).map(reachable).collect();
+        assert_eq!(
+            covered.iter().map(Vec::len).take(3).collect::<Vec<_>>(),
+            [1, 1, 3]
+        );
+        let total: usize = covered.iter().map(Vec::len).sum();
+        let stop = AtomicBool::new(false);
+        let mut book = Book::new();
+        grow(
+            &mut book,
+            &mut searcher,
+            &settings,
+            total,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(book.len(), total);
+        for at in covered.iter().flatten() {
+            assert!(book.moves(at).is_some(), "{at}");
+        }
+        // Past the covered plies, lines grow best first from the positions they reach.
+        grow(
+            &mut book,
+            &mut searcher,
+            &settings,
+            total + 40,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(book.len(), total + 40);
+        let deeper = book
+            .entries()
+            .map(|(k, _)| (k.0 | k.1).count_ones() - 4)
+            .filter(|&ply| ply > 3)
+            .count();
+        assert_eq!(deeper, 40);
     }
 
     #[test]
