@@ -33,9 +33,17 @@ pub(crate) struct Deepen<'a> {
     /// The threads that search (1: this one alone), and the moves they are searching.
     pub threads: usize,
     pub busy: &'a Busy,
-    /// What each depth (from 1) took in an earlier search of this position (a ponder),
-    /// whose results the table holds: see [`deepen`].
-    pub earlier: &'a [Duration],
+    /// What an earlier search of this position (a ponder) did, whose results the table
+    /// holds: see [`deepen`].
+    pub earlier: &'a Earlier,
+}
+
+/// What an earlier search of a position (a ponder on the reply that came) did: the time each
+/// depth took, from 1 on, and the time it then spent on the next depth without finishing it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Earlier {
+    pub depths: Vec<Duration>,
+    pub unfinished: Duration,
 }
 
 impl EvaluatorVisitor for Deepen<'_> {
@@ -129,7 +137,7 @@ struct Task<'a> {
     selectivity: Selectivity,
     /// With several threads, the moves being searched.
     busy: Option<&'a Busy>,
-    earlier: &'a [Duration],
+    earlier: &'a Earlier,
 }
 
 /// Searches `task.position` at depths 1 to `task.max_depth` (at most its empties) with `eval` at
@@ -145,7 +153,10 @@ struct Task<'a> {
 /// that came) finished comes back from the table at once; the planner is told the time it
 /// took then, so that it knows what the next depth costs and stops when that cannot fit: the
 /// move is then made early, and the time pondering saved goes to the moves after it. Told the
-/// microseconds instead, it started a depth that the hard deadline cut off.
+/// microseconds instead, it started a depth that the hard deadline cut off. The time the
+/// earlier search spent on the depth after those it finished is credited to that depth (the
+/// table holds that work too), so a depth that the ponder half searched starts when its rest
+/// fits: the ponder's time buys depth on this move, not only time for later ones.
 fn deepen<E: Evaluator>(
     task: Task<'_>,
     eval: &E,
@@ -230,11 +241,15 @@ fn deepen<E: Evaluator>(
         progress(&report);
         let changed = last.as_ref().is_some_and(|l| l.best_move != best_move);
         let took = iteration_start.elapsed();
-        let took = match earlier.get(depth as usize - 1) {
-            Some(&then) if selectivity == search_selectivity => took.max(then),
+        let pondered = selectivity == search_selectivity;
+        let took = match earlier.depths.get(depth as usize - 1) {
+            Some(&then) if pondered => took.max(then),
             _ => took,
         };
         planner.finished(took, changed);
+        if pondered && depth as usize == earlier.depths.len() {
+            planner.credit(earlier.unfinished);
+        }
         // A selective search may have cut the line that refutes a "proven" result.
         let proven = value.abs() > WIN && !selectivity.is_selective();
         last = Some(report);
@@ -402,24 +417,33 @@ mod tests {
         let (positions, _) = random_positions(1, 5);
         let position = positions[20];
         let tt = TranspositionTable::new(1);
-        let depth = |earlier: &[Duration]| {
+        let depth = |depths: &[Duration], unfinished: Duration| {
+            let earlier = Earlier {
+                depths: depths.to_vec(),
+                unfinished,
+            };
             let task = Task {
                 tt: &tt,
                 position: &position,
                 max_depth: 6,
                 selectivity: Selectivity::FULL,
                 busy: None,
-                earlier,
+                earlier: &earlier,
             };
             let limits = Limits::time(Duration::from_secs(60));
             let report = deepen(task, &Pattern, &limits, &mut |_| {});
             report.expect("a depth ran").depth
         };
-        assert_eq!(depth(&[]), 6);
-        // Depth 2 took 50 s when pondered: depth 3 cannot fit in the minute.
+        let none = Duration::ZERO;
+        assert_eq!(depth(&[], none), 6);
+        // Depth 2 took 50 s when pondered: depth 3 (growth 8 at most: 400 s) cannot fit in
+        // the minute, even with 200 s of it searched.
         let pondered = [Duration::from_secs(5), Duration::from_secs(50)];
-        assert_eq!(depth(&pondered), 2);
+        assert_eq!(depth(&pondered, none), 2);
+        assert_eq!(depth(&pondered, Duration::from_secs(200)), 2);
+        // With 350 s of it searched, the rest fits.
+        assert_eq!(depth(&pondered, Duration::from_secs(350)), 6);
         // Pondered depths that were cheap say nothing against going on.
-        assert_eq!(depth(&[Duration::from_micros(1); 4]), 6);
+        assert_eq!(depth(&[Duration::from_micros(1); 4], none), 6);
     }
 }

@@ -96,14 +96,14 @@ pub use tt::TranspositionTable;
 
 use crate::board::{Bits, MAX_EMPTIES, Move, Position, Square};
 use book::Book;
-use deepen::Deepen;
+use deepen::{Deepen, Earlier};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use report::pass_report;
 use std::sync::Arc;
 use threads::Busy;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A search of the position after a forced pass, as `no_move_report` runs it.
 type InnerSearch<'a> =
@@ -125,12 +125,12 @@ pub struct Searcher {
     /// (see `threads.rs`).
     threads: usize,
     busy: Busy,
-    /// The position the last ponder expected and the times its depths took, one by one; on
-    /// a ponder hit, what the deepening of the same position knows of its depths' cost
-    /// (`earlier`: the table answers them in microseconds, which would make the next depth
-    /// look cheap).
-    pondered: Option<(Position, Vec<Duration>)>,
-    earlier: Vec<Duration>,
+    /// The position the last ponder expected and the times its depths took, one by one, and
+    /// the time of the depth it did not finish; on a ponder hit, what the deepening of the
+    /// same position knows of its depths' cost (`earlier`: the table answers them in
+    /// microseconds, which would make the next depth look cheap).
+    pondered: Option<(Position, Earlier)>,
+    earlier: Earlier,
 }
 
 /// The quick search that gives a solve its fallback move goes at most this deep: it is
@@ -168,7 +168,7 @@ impl Searcher {
             threads: 1,
             busy: Busy::default(),
             pondered: None,
-            earlier: Vec::new(),
+            earlier: Earlier::default(),
         }
     }
 
@@ -234,8 +234,8 @@ impl Searcher {
             return report;
         }
         self.earlier = match self.pondered.take() {
-            Some((pondered, times)) if pondered == *position => times,
-            _ => Vec::new(),
+            Some((pondered, earlier)) if pondered == *position => earlier,
+            _ => Earlier::default(),
         };
         self.think_out_of_book(position, levels, limits.time_left(), limits, progress)
     }
@@ -326,12 +326,18 @@ impl Searcher {
                     times.push(report.elapsed.saturating_sub(done));
                 }
             };
-            self.earlier.clear();
+            self.earlier = Earlier::default();
+            let started = Instant::now();
             nodes += self
                 .think_out_of_book(&child, levels, time_left, limits, &mut record)
                 .nodes;
             if Some(reply) == expected {
-                self.pondered = Some((child, times));
+                let unfinished = started.elapsed().saturating_sub(times.iter().sum());
+                let earlier = Earlier {
+                    depths: times,
+                    unfinished,
+                };
+                self.pondered = Some((child, earlier));
             }
             if limits.stop_requested() {
                 break;
@@ -355,7 +361,7 @@ impl Searcher {
     ) -> SearchReport {
         let eval = level.search_evaluator();
         if time::worth_solving(position.empty_count(), time_left) {
-            self.earlier.clear();
+            self.earlier = Earlier::default();
             let quick = PhaseLevel {
                 depth: TIMED_FALLBACK_DEPTH,
                 eval,

@@ -30,6 +30,8 @@ pub(crate) struct IterationPlanner {
     /// The last two iterations' times, newest last.
     last: Option<Duration>,
     before_last: Option<Duration>,
+    /// Work on the next iteration already done (by a ponder), taken off its expected time.
+    credit: Duration,
 }
 
 impl IterationPlanner {
@@ -45,6 +47,7 @@ impl IterationPlanner {
                 .map_or(Duration::ZERO, |s| s.saturating_duration_since(start)),
             last: None,
             before_last: None,
+            credit: Duration::ZERO,
         }
     }
 
@@ -54,6 +57,7 @@ impl IterationPlanner {
     pub fn finished(&mut self, took: Duration, best_changed: bool) {
         self.before_last = self.last;
         self.last = Some(took);
+        self.credit = Duration::ZERO;
         self.soft = self.planned_soft.map(|soft| {
             if best_changed {
                 let later = soft + self.soft_span.mul_f64(UNSETTLED_EXTENSION);
@@ -64,8 +68,15 @@ impl IterationPlanner {
         });
     }
 
+    /// Notes that `done` of the next iteration's work was already done (a ponder searched part
+    /// of it and the table holds that part).
+    pub fn credit(&mut self, done: Duration) {
+        self.credit = done;
+    }
+
     /// The next iteration's expected time: the last one's times its growth over the one
-    /// before (bounded, since the first depths take microseconds and their ratios are noise).
+    /// before (bounded, since the first depths take microseconds and their ratios are noise),
+    /// less the part already done.
     pub fn next_iteration_time(&self) -> Duration {
         let Some(last) = self.last else {
             return Duration::ZERO;
@@ -76,7 +87,7 @@ impl IterationPlanner {
             }
             _ => GROWTH_GUESS,
         };
-        last.mul_f64(growth)
+        last.mul_f64(growth).saturating_sub(self.credit)
     }
 
     /// Whether another iteration may start now.
