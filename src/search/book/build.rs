@@ -18,8 +18,9 @@
 //! their random moves usually gives away more than any line the book would follow.
 //!
 //! **Shards.** With `shard i/n`, the lines are split by the position they reach after
-//! [`SHARD_PLY`] moves: every shard grows the few positions before it, and beyond it only the
-//! lines of its own share; `book merge` joins the shards' books.
+//! [`SHARD_PLY`] moves (or after the covered plies, when there are more: their positions are
+//! the roots every shard should share evenly): every shard grows the positions before it, and
+//! beyond it only the lines of its own share; `book merge` joins the shards' books.
 
 use super::{Book, BookKey, PASS, normalize};
 use crate::board::{Bits, Move, Position, Square};
@@ -147,7 +148,7 @@ fn candidates(book: &Book, settings: &BuildSettings) -> Vec<Candidate> {
                     i64::from(top - m.value)
                 };
                 let child_price = price + drop + i64::from(settings.ply_cost);
-                let child_owner = if ply + 1 == SHARD_PLY {
+                let child_owner = if ply + 1 == SHARD_PLY.max(settings.cover_plies) {
                     Some(shard_of(&child_key, settings.shard.1))
                 } else {
                     owner
