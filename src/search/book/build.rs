@@ -426,6 +426,49 @@ mod tests {
     }
 
     #[test]
+    fn shards_split_the_lines_by_the_covered_positions() {
+        // Two shards of a book that covers 5 plies (deeper than the usual split at ply 4):
+        // they split the 5-ply positions between them, and each grows lines below its own
+        // share, so what they grow beyond those plies hardly overlaps.
+        let grow_shard = |i: u64| {
+            let settings = BuildSettings {
+                depth: 1,
+                ply_cost: 100,
+                shard: (i, 2),
+                frequent: HashMap::new(),
+                cover_plies: 5,
+            };
+            let stop = AtomicBool::new(false);
+            let mut book = Book::new();
+            let mut searcher = Searcher::new(4, Some(1));
+            grow(&mut book, &mut searcher, &settings, 600, &stop, &mut |_| {});
+            book
+        };
+        let ply = |k: &BookKey| (k.0 | k.1).count_ones() - 4;
+        let (first, second) = (grow_shard(0), grow_shard(1));
+        let deeper = |book: &Book| -> HashSet<BookKey> {
+            book.entries()
+                .map(|(k, _)| *k)
+                .filter(|k| ply(k) > 5)
+                .collect()
+        };
+        let covered = |book: &Book| book.entries().filter(|(k, _)| ply(k) <= 5).count();
+        // Up to symmetry, 1 + 1 + 3 + 14 + 60 + 322 positions within 5 plies; each shard
+        // grows the 79 before the split, and its own share of the 322 at the split (split
+        // at ply 4, the shards would share only 19 and split the 60 + 322 after them).
+        assert_eq!(covered(&first) + covered(&second) - 2 * 79, 322);
+        // Beyond, only transpositions between the shares are in both.
+        let (a, b) = (deeper(&first), deeper(&second));
+        let both = a.intersection(&b).count();
+        assert!(
+            both * 20 < a.len().min(b.len()),
+            "{both} of {} and {}",
+            a.len(),
+            b.len()
+        );
+    }
+
+    #[test]
     fn the_book_neither_plays_nor_learns_positions_near_the_end() {
         // A line down to 29 empties (first legal move each time, passing when it must).
         let mut line = vec![Position::start()];
