@@ -1,12 +1,12 @@
 //! How varied and how costly the built-in book's draw is: `cargo run --release --example
 //! book_variety -- [D] [SETS]` plays SETS sets (default 500) of 20 self-play games from the
-//! book at `--book-randomness D` discs (default 3), both sides drawing, and prints the share
+//! book at `--book-randomness D` discs (default: the engine's), both sides drawing, and prints the share
 //! of sets whose 20 games all differ in their first 12 moves, and how much book value each
 //! side gives away a game on average (the sum over its moves of how far each fell below the
 //! best of its position).
 
 use othello_engine::board::{Move, Position};
-use othello_engine::search::book::built_in;
+use othello_engine::search::book::{DEFAULT_RANDOMNESS, built_in};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::collections::HashSet;
@@ -19,7 +19,7 @@ const PLIES: usize = 12;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let discs: f64 = match args.first().map(|s| s.parse()) {
-        None => 3.0,
+        None => f64::from(DEFAULT_RANDOMNESS) / 100.0,
         Some(Ok(d)) if (0.0..=64.0).contains(&d) => d,
         Some(_) => return eprintln!("book_variety: D is discs from 0 to 64"),
     };

@@ -135,7 +135,7 @@ pub struct LevelArgs {
     #[arg(long)]
     pub no_book: bool,
     /// Draw book moves among those within D discs of the best, weighted toward the best (0:
-    /// always the best line; default 3).
+    /// always the best line; default 1).
     #[arg(long, value_name = "D", value_parser = book_randomness, allow_hyphen_values = true)]
     pub book_randomness: Option<i32>,
     /// Out of the book, play any move within D discs of the best (by null-window searches at
@@ -161,9 +161,6 @@ pub fn read_book(path: &str) -> Result<Book, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     Book::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
 }
-
-/// The default `--book-randomness`, in hundredths of a disc.
-pub const DEFAULT_BOOK_RANDOMNESS: i32 = 300;
 
 /// `--book-randomness D`: discs, 0 to 64, in hundredths of a disc.
 fn book_randomness(s: &str) -> Result<i32, String> {
@@ -247,7 +244,8 @@ impl LevelArgs {
 
     /// `--book-randomness` in hundredths of a disc.
     pub fn book_randomness(&self) -> i32 {
-        self.book_randomness.unwrap_or(DEFAULT_BOOK_RANDOMNESS)
+        self.book_randomness
+            .unwrap_or(crate::search::book::DEFAULT_RANDOMNESS)
     }
 }
 

@@ -409,3 +409,44 @@ fn book_learn_adds_the_games_of_a_ggf_file_and_refuses_bad_ones() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// By default the book draws among the moves within one disc of the best. After d3 the built-in
+/// book values c5 best and c3 1.5 discs below it (`othello-engine-book` lists both): at the old
+/// default of three discs c3 was drawn too; now it never is.
+#[test]
+fn the_default_book_draw_keeps_within_one_disc_of_the_best() {
+    let mut s = Server::start(&["gtp", "--seed", "7"]);
+    s.gtp("play b d3");
+    let listed: Vec<(String, f64)> = s
+        .gtp("othello-engine-book")
+        .iter()
+        .map(|line| {
+            let line = line.trim_start_matches("= ");
+            let (mv, value) = line.split_once(' ').expect("a move and its value");
+            (mv.to_string(), value.parse().expect("a value in discs"))
+        })
+        .collect();
+    let best = listed.iter().map(|(_, v)| *v).fold(f64::MIN, f64::max);
+    assert!(
+        listed
+            .iter()
+            .any(|(_, v)| best - v > 1.0 && best - v <= 3.0),
+        "a move between one and three discs below the best, which the test needs: {listed:?}"
+    );
+    for _ in 0..20 {
+        let reply = s.gtp("genmove w");
+        let played = reply[0].trim_start_matches("= ");
+        let value = listed
+            .iter()
+            .find(|(mv, _)| mv == played)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("{played} is not a book move: {listed:?}"));
+        assert!(
+            best - value <= 1.0,
+            "{played} ({value}) against the best {best}"
+        );
+        s.gtp("undo");
+    }
+    s.gtp("quit");
+    s.finish();
+}

@@ -35,6 +35,12 @@ use std::sync::{Arc, LazyLock};
 
 /// The move of an entry that passes: the side to move has no legal move.
 pub const PASS: u8 = 64;
+/// The default randomness of the book's draw (`--book-randomness`), in hundredths of a disc. At
+/// one disc a side gives away about 0.3 discs of book value a game, and the built-in book from
+/// the start position was worth +47 Elo against no book (docs/measurements.md); at three it
+/// gave away 2.2 discs a game for games that differ more often in their first 12 plies
+/// (`examples/book_variety.rs`).
+pub const DEFAULT_RANDOMNESS: i32 = 100;
 /// How far ahead [`Book::choose`] counts the lines each candidate move opens.
 pub const VARIETY_PLIES: usize = 8;
 /// The book plays, and learns, only positions with at least this many empty squares. Its values
