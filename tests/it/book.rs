@@ -411,8 +411,8 @@ fn book_learn_adds_the_games_of_a_ggf_file_and_refuses_bad_ones() {
 }
 
 /// By default the book draws among the moves within one disc of the best. After d3 the built-in
-/// book values c5 best and c3 1.5 discs below it (`othello-engine-book` lists both): at the old
-/// default of three discs c3 was drawn too; now it never is.
+/// book values c5 best and c3 between one and three discs below it (`othello-engine-book` lists
+/// both): at the old default of three discs c3 was drawn too; now it never is.
 #[test]
 fn the_default_book_draw_keeps_within_one_disc_of_the_best() {
     let mut s = Server::start(&["gtp", "--seed", "7"]);
