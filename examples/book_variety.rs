@@ -1,9 +1,9 @@
 //! How varied and how costly the built-in book's draw is: `cargo run --release --example
 //! book_variety -- [D] [SETS]` plays SETS sets (default 500) of 20 self-play games from the
-//! book at `--book-randomness D` discs (default: the engine's), both sides drawing, and prints the share
-//! of sets whose 20 games all differ in their first 12 moves, and how much book value each
-//! side gives away a game on average (the sum over its moves of how far each fell below the
-//! best of its position).
+//! book at `--book-randomness D` discs (default: the engine's), both sides drawing, and prints
+//! the share of sets whose 20 games all differ in their first 12 moves, and how much book
+//! value each side gives away a game on average (the sum over its moves of how far each fell
+//! below the best of its position).
 
 use othello_engine::board::{Move, Position};
 use othello_engine::search::book::{DEFAULT_RANDOMNESS, built_in};

@@ -3,16 +3,21 @@
 use super::super::child_of;
 use super::*;
 
+/// Build settings for the tests: depth, shard and covered plies as given, a disc a ply.
+fn settings(depth: u32, shard: (u64, u64), cover_plies: u32) -> BuildSettings {
+    BuildSettings {
+        depth,
+        ply_cost: 100,
+        shard,
+        frequent: HashMap::new(),
+        cover_plies,
+    }
+}
+
 #[test]
 fn a_tiny_book_holds_the_negamax_of_its_searches() {
     let mut searcher = Searcher::new(4, Some(1));
-    let settings = BuildSettings {
-        depth: 2,
-        ply_cost: 100,
-        shard: (0, 1),
-        frequent: HashMap::new(),
-        cover_plies: 0,
-    };
+    let settings = settings(2, (0, 1), 0);
     let stop = AtomicBool::new(false);
     let mut book = Book::new();
     let added = grow(&mut book, &mut searcher, &settings, 6, &stop, &mut |_| {});
@@ -66,13 +71,7 @@ fn covered_plies_come_first_then_lines_grow_from_them() {
         layer
     }
     let mut searcher = Searcher::new(4, Some(1));
-    let settings = BuildSettings {
-        depth: 1,
-        ply_cost: 100,
-        shard: (0, 1),
-        frequent: HashMap::new(),
-        cover_plies: 3,
-    };
+    let settings = settings(1, (0, 1), 3);
     // Up to symmetry: the start, one position after any first move, three after two
     // (the perpendicular, parallel and diagonal openings).
     let covered: Vec<Vec<Position>> = (0..=3).map(reachable).collect();
@@ -119,13 +118,7 @@ fn shards_split_the_lines_by_the_covered_positions() {
     // they split the 5-ply positions between them, and each grows lines below its own
     // share, so what they grow beyond those plies hardly overlaps.
     let grow_shard = |i: u64| {
-        let settings = BuildSettings {
-            depth: 1,
-            ply_cost: 100,
-            shard: (i, 2),
-            frequent: HashMap::new(),
-            cover_plies: 5,
-        };
+        let settings = settings(1, (i, 2), 5);
         let stop = AtomicBool::new(false);
         let mut book = Book::new();
         let mut searcher = Searcher::new(4, Some(1));
