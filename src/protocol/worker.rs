@@ -233,7 +233,13 @@ impl Worker {
     pub fn start(&mut self, stop: Arc<AtomicBool>, job: SearchJob) {
         self.next_ponder = None;
         self.after_search = None;
+        let pondering = self.is_pondering();
+        let waited = std::time::Instant::now();
         self.wait();
+        if pondering {
+            // The stop of a ponder counts against the move that ends it.
+            log::debug!("ponder stopped in {:.3} s", waited.elapsed().as_secs_f64());
+        }
         self.start_job(stop, job);
     }
 

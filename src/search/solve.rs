@@ -117,7 +117,7 @@ impl Searcher {
             pv: match value {
                 // Without a clock the line can be proven to its end; with one, the table's.
                 Value::Exact(v) if limits.hard_deadline.is_none() => {
-                    self.exact_principal_variation(position, best_move, v)
+                    self.exact_principal_variation(position, best_move, v, limits)
                 }
                 _ => {
                     principal_variation(&self.tt, position, tt::KIND_ENDGAME, best_move, n as usize)
@@ -153,11 +153,15 @@ impl Searcher {
     /// `first` is played, to the end of the game: each ply the table's best move while more
     /// than [`PV_PROOF_EMPTIES`] empties are left, then a move whose solved value keeps the
     /// score (the table holds no entries near the end, and the line should be right there).
+    /// A stop (a ponder ended by the opponent's move, which has no deadline but must give way
+    /// at once) cuts the line where it is: each proof is a solve of up to 14 empties, and a
+    /// whole line of them took tens of milliseconds that the next move's clock paid.
     fn exact_principal_variation(
         &mut self,
         position: &Position,
         first: Move,
         value: i32,
+        limits: &Limits,
     ) -> Vec<Move> {
         let mut pv = vec![first];
         let Ok(mut at) = position.play(first) else {
@@ -165,7 +169,7 @@ impl Searcher {
         };
         // The value for the side to move at `at`.
         let mut expected = -value;
-        while !at.is_game_over() {
+        while !at.is_game_over() && !limits.stop_requested() {
             if at.must_pass() {
                 pv.push(Move::Pass);
                 at = at.pass();
@@ -184,8 +188,9 @@ impl Searcher {
                 let all = at.legal_squares().into_iter().map(Move::Play);
                 table_move.into_iter().chain(all).find(|&m| {
                     at.play(m).is_ok_and(|child| {
-                        let (v, _) = self.solve_window(&child, -expected - 1, -expected + 1);
-                        -v == expected
+                        let proof =
+                            self.solve_window_within(&child, -expected - 1, -expected + 1, limits);
+                        proof.is_some_and(|(v, _)| -v == expected)
                     })
                 })
             };
@@ -201,7 +206,19 @@ impl Searcher {
     /// The exact value of `position` in the window `alpha..beta` (fail-soft), and the number of
     /// nodes searched; no move choice, no limits. For tests and tools.
     pub fn solve_window(&mut self, position: &Position, alpha: i32, beta: i32) -> (i32, u64) {
-        let mut stopper = Stopper::new(&Limits::none());
+        self.solve_window_within(position, alpha, beta, &Limits::none())
+            .expect("no limit stops it")
+    }
+
+    /// [`Searcher::solve_window`] within `limits`: `None` when they stopped it.
+    fn solve_window_within(
+        &mut self,
+        position: &Position,
+        alpha: i32,
+        beta: i32,
+        limits: &Limits,
+    ) -> Option<(i32, u64)> {
+        let mut stopper = Stopper::new(limits);
         let mut solver = Endgame {
             tt: &self.tt,
             nodes: 0,
@@ -212,6 +229,70 @@ impl Searcher {
         };
         let n = position.empty_count();
         let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);
-        (v, solver.nodes)
+        let nodes = solver.nodes;
+        (!stopper.stopped()).then_some((v, nodes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    /// A position 12 empties from the end, reached by playing each side's first legal move.
+    fn twelve_empties() -> Position {
+        let mut at = Position::start();
+        while at.empty_count() > 12 {
+            at = if at.must_pass() {
+                at.pass()
+            } else {
+                at.play(Move::Play(at.legal_squares()[0])).expect("legal")
+            };
+        }
+        at
+    }
+
+    /// The proven line ends the game with the solved score, for the side to move; a raised
+    /// stop (a ponder the opponent's move ended) cuts it at once, after the first move.
+    #[test]
+    fn the_proven_line_reaches_the_solved_score_and_a_stop_cuts_it() {
+        let position = twelve_empties();
+        let mut searcher = Searcher::new(16, None);
+        let fallback = PhaseLevel {
+            depth: 4,
+            eval: EvaluatorKind::Pattern,
+        };
+        let report = searcher.solve(
+            &position,
+            EndgameMode::Exact,
+            fallback,
+            &Limits::none(),
+            &mut |_| {},
+        );
+        let Value::Exact(score) = report.value else {
+            panic!("no exact value: {:?}", report.value);
+        };
+        let line =
+            searcher.exact_principal_variation(&position, report.best_move, score, &Limits::none());
+        let mut at = position;
+        for &mv in &line {
+            at = if mv == Move::Pass {
+                at.pass()
+            } else {
+                at.play(mv).expect("a legal line")
+            };
+        }
+        assert!(at.is_game_over(), "the line stops short: {line:?}");
+        let sign = if at.side_to_move() == position.side_to_move() {
+            1
+        } else {
+            -1
+        };
+        assert_eq!(sign * at.final_score(), score, "{line:?}");
+
+        let stopped = Limits::none();
+        stopped.stop.store(true, Ordering::Relaxed);
+        let cut = searcher.exact_principal_variation(&position, report.best_move, score, &stopped);
+        assert_eq!(cut, vec![report.best_move]);
     }
 }
