@@ -61,8 +61,8 @@ pub struct GrowArgs {
     /// --opening-plies N` (N = 6: 2,174 positions up to symmetry, 1,773 of them 6 plies deep).
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     cover_plies: u32,
-    /// Grow only this share of the lines: i/n with 1 <= i <= n (join the shards with `book
-    /// merge`).
+    /// Grow only this share of the lines, and deepen only this share of the positions: i/n
+    /// with 1 <= i <= n (join the shards with `book merge`, which keeps the deeper entries).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// Transposition table size in MiB.
@@ -281,7 +281,7 @@ fn grow_book(mut book: Book, path: &str, grow: &GrowArgs) -> Result<(), CliError
     let mut save_error = None;
     let shallow = book
         .entries()
-        .filter(|(_, e)| u32::from(e.depth) < settings.depth)
+        .filter(|(k, e)| book_build::needs_deepening(k, e.depth, &settings))
         .count();
     if shallow > 0 {
         let mut progress = Progress::new("book", "deepened", shallow, 0);

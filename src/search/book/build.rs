@@ -255,8 +255,11 @@ pub fn grow(
 }
 
 /// Values again, at `settings.depth`, every book position searched shallower (`book extend
-/// --depth`), until done or stopped; `after_each` gets the book after each position. Returns
-/// the positions deepened.
+/// --depth`), the positions nearest the start first, until done or stopped; `after_each`
+/// gets the book after each position. Returns the positions deepened. Nearest first because
+/// they are played most (every game passes through its first plies) and a deepening of a
+/// large book takes hours: one stopped early has deepened what counts most. With a shard,
+/// only its share of the positions (by key): `book merge` keeps the deeper of two entries.
 pub fn deepen(
     book: &mut Book,
     searcher: &mut Searcher,
@@ -266,10 +269,10 @@ pub fn deepen(
 ) -> usize {
     let mut shallow: Vec<(BookKey, u32)> = book
         .entries()
-        .filter(|(_, e)| u32::from(e.depth) < settings.depth)
+        .filter(|(k, e)| needs_deepening(k, e.depth, settings))
         .map(|(k, e)| (*k, e.games))
         .collect();
-    shallow.sort();
+    shallow.sort_by_key(|&(key, _)| ((key.0 | key.1).count_ones(), key));
     let mut done = 0;
     for (key, games) in shallow {
         let position = Position::from_player_opponent(key.0, key.1, crate::board::Color::Black);
@@ -281,6 +284,13 @@ pub fn deepen(
         after_each(book);
     }
     done
+}
+
+/// Whether `deepen` values the position `key`, searched at `depth`, again: it is shallower
+/// than the settings ask, and in their shard.
+pub fn needs_deepening(key: &BookKey, depth: u8, settings: &BuildSettings) -> bool {
+    let (shard, shards) = settings.shard;
+    u32::from(depth) < settings.depth && (shards <= 1 || shard_of(key, shards) == shard)
 }
 
 /// The keys of the positions that at least `min_games` of `games` reach within their first

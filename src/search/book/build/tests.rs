@@ -54,6 +54,89 @@ fn a_tiny_book_holds_the_negamax_of_its_searches() {
     assert!(book.moves(&f5).is_some());
 }
 
+/// A book of `positions` valued at depth 1, covering `cover_plies`, and its searcher.
+fn depth_one_book(cover_plies: u32, positions: usize) -> (Book, Searcher) {
+    let mut searcher = Searcher::new(4, Some(1));
+    let mut book = Book::new();
+    let settings = settings(1, (0, 1), cover_plies);
+    let stop = AtomicBool::new(false);
+    grow(
+        &mut book,
+        &mut searcher,
+        &settings,
+        positions,
+        &stop,
+        &mut |_| {},
+    );
+    (book, searcher)
+}
+
+#[test]
+fn deepening_goes_nearest_the_start_first() {
+    let (mut book, mut searcher) = depth_one_book(3, 40);
+    let stop = AtomicBool::new(false);
+    let plies = |key: &BookKey| (key.0 | key.1).count_ones() - 4;
+    let deepest = book.entries().map(|(k, _)| plies(k)).max().unwrap();
+    assert!(deepest >= 3, "the book reaches ply {deepest}");
+    // Stopped after 10 positions: those deepened are the ones nearest the start.
+    let mut done = 0;
+    let deepened = deepen(
+        &mut book,
+        &mut searcher,
+        &settings(2, (0, 1), 0),
+        &stop,
+        &mut |_| {
+            done += 1;
+            if done == 10 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    );
+    assert_eq!(deepened, 10);
+    let ply_of = |depth: u8| {
+        let mut plies: Vec<u32> = book
+            .entries()
+            .filter(|(_, e)| e.depth == depth)
+            .map(|(k, _)| plies(k))
+            .collect();
+        plies.sort();
+        plies
+    };
+    let (deep, shallow) = (ply_of(2), ply_of(1));
+    assert_eq!(deep.len(), 10);
+    assert!(
+        deep.last() <= shallow.first(),
+        "deepened {deep:?}, left {shallow:?}"
+    );
+}
+
+#[test]
+fn deepening_shards_split_the_positions_and_merge_to_the_whole() {
+    let (book, mut searcher) = depth_one_book(2, 30);
+    let stop = AtomicBool::new(false);
+    let mut merged = Book::new();
+    let mut total = 0;
+    for shard in 0..2 {
+        let mut part = book.clone();
+        total += deepen(
+            &mut part,
+            &mut searcher,
+            &settings(2, (shard, 2), 0),
+            &stop,
+            &mut |_| {},
+        );
+        let deepened = part.entries().filter(|(_, e)| e.depth == 2).count();
+        assert!(
+            0 < deepened && deepened < book.len(),
+            "shard {shard}: {deepened}"
+        );
+        merged.merge(&part);
+    }
+    assert_eq!(total, book.len());
+    assert!(merged.entries().all(|(_, e)| e.depth == 2));
+    assert_eq!(merged.len(), book.len());
+}
+
 #[test]
 fn covered_plies_come_first_then_lines_grow_from_them() {
     // Every position `plies` deep, up to symmetry (lines that pass are left out).
