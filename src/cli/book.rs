@@ -25,7 +25,8 @@ pub enum BookCommand {
     Extend(ExtendArgs),
     /// Print the book moves of a position with their values, best first.
     Show(ShowArgs),
-    /// Join books (the shards of a build) into one.
+    /// Join books (the shards of a build) into one, keeping the deeper of two entries (and
+    /// with `--max-ply`, only the positions that near the start).
     Merge(MergeArgs),
     /// Add games (GGF, one game a line, as `match --ggf` writes them) to a book: the first
     /// positions after each game left the book are searched and become book positions, and
@@ -114,6 +115,9 @@ pub struct MergeArgs {
     /// The joined book.
     #[arg(long, value_name = "FILE")]
     out: String,
+    /// Keep only the positions within this many moves of the start: the lines end there.
+    #[arg(long, value_name = "PLIES")]
+    max_ply: Option<u32>,
 }
 
 /// Arguments of `book learn`.
@@ -408,6 +412,9 @@ fn merge(args: MergeArgs) -> Result<(), CliError> {
     let mut merged = Book::new();
     for path in &args.files {
         merged.merge(&read_book(path).map_err(error)?);
+    }
+    if let Some(plies) = args.max_ply {
+        merged.keep_within(plies);
     }
     save(&merged, &args.out)?;
     println!(

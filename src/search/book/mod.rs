@@ -202,6 +202,16 @@ impl Book {
         self.back_up();
     }
 
+    /// Drops the positions more than `plies` moves from the start (a pass counts none), so
+    /// the book's lines end there, valued by those positions' own searches (`book merge
+    /// --max-ply`: a book cut short to be deepened whole, since a position's value backs up
+    /// from the deepest positions of its lines).
+    pub fn keep_within(&mut self, plies: u32) {
+        self.entries
+            .retain(|key, _| (key.0 | key.1).count_ones() <= plies + 4);
+        self.back_up();
+    }
+
     /// The negamax value of the book position `key` (hundredths of a disc, side to move).
     pub fn value(&self, key: &BookKey) -> Option<i32> {
         self.values.get(key).copied()

@@ -264,3 +264,18 @@ fn the_book_neither_plays_nor_learns_positions_near_the_end() {
     assert!(searcher.book().unwrap().moves(shallow).is_some());
     assert!(searcher.book().unwrap().moves(deep).is_none());
 }
+
+#[test]
+fn a_book_kept_within_two_plies_ends_its_lines_there() {
+    let (mut book, _) = depth_one_book(3, 40);
+    let plies = |key: &BookKey| (key.0 | key.1).count_ones() - 4;
+    let near = book.entries().filter(|(k, _)| plies(k) <= 2).count();
+    assert!(near < book.len());
+    book.keep_within(2);
+    assert_eq!(book.len(), near);
+    // The positions two plies deep are leaves now: worth their best searched move.
+    for (key, entry) in book.entries().filter(|(k, _)| plies(k) == 2) {
+        let searched = entry.moves.iter().map(|&(_, v)| i32::from(v)).max();
+        assert_eq!(book.value(key), searched);
+    }
+}
