@@ -2,12 +2,10 @@
 //! the searched guess that centres the solver's first window, the solve on every thread, and
 //! the principal variation, proven move by move near the end.
 
-use super::endgame::{Endgame, SolveStats};
+use super::endgame::Endgame;
 use super::limits::Stopper;
 use super::report::principal_variation;
-use super::{
-    EndgameMode, FALLBACK_MAX_DEPTH, Limits, PhaseLevel, SearchReport, Searcher, Selectivity, Value,
-};
+use super::{EndgameMode, FALLBACK_MAX_DEPTH, Limits, PhaseLevel, SearchReport, Searcher, Value};
 use super::{threads, tt};
 use crate::board::{Move, Position, Square};
 use crate::eval::EvaluatorKind;
@@ -68,14 +66,7 @@ impl Searcher {
         let (tt, busy) = (&self.tt, (self.threads > 1).then_some(&self.busy));
         let solve = |limits: &Limits| {
             let mut stopper = Stopper::new(limits);
-            let mut solver = Endgame {
-                tt,
-                nodes: 0,
-                stopper: &mut stopper,
-                selectivity: Selectivity::FULL,
-                busy,
-                stats: SolveStats::default(),
-            };
+            let mut solver = Endgame::new(tt, &mut stopper, busy);
             let (mut score, mut best) = match mode {
                 EndgameMode::Exact => solver.solve_selective(p, o, guess, n, false),
                 EndgameMode::Wld | EndgameMode::WinElseLeast => {
@@ -219,14 +210,7 @@ impl Searcher {
         limits: &Limits,
     ) -> Option<(i32, u64)> {
         let mut stopper = Stopper::new(limits);
-        let mut solver = Endgame {
-            tt: &self.tt,
-            nodes: 0,
-            stopper: &mut stopper,
-            selectivity: Selectivity::FULL,
-            busy: None,
-            stats: SolveStats::default(),
-        };
+        let mut solver = Endgame::new(&self.tt, &mut stopper, None);
         let n = position.empty_count();
         let (v, _) = solver.pvs(position.player(), position.opponent(), alpha, beta, n);
         let nodes = solver.nodes;

@@ -41,9 +41,12 @@
 //! * from [`TT_EMPTIES`] null-window nodes read and write the transposition table (the few
 //!   principal-variation nodes always do), under a kind of their own ([`KIND_ENDGAME`]) with
 //!   `n` as the depth, so that exact scores never mix with evaluations; from [`ETC_EMPTIES`]
-//!   they first look their children up in it (enhanced transposition cut-off);
+//!   they first look their children up in it (enhanced transposition cut-off); below it,
+//!   down to the shallow search, each thread keeps a small table of its own that stays in the
+//!   processor's cache (`leaf_table.rs`: FFO #20-#39 91.5 M -> 83.1 M nodes, same time);
 //! * above [`SHALLOW_EMPTIES`] a null-window node may stop at once when the opponent's stable
-//!   discs ([`stable_discs`]) already hold the score to alpha or below;
+//!   discs ([`stable_discs`](super::stability::stable_discs)) already hold the score to
+//!   alpha or below (`cutoffs.rs`, with the enhanced transposition cut-off);
 //! * at [`SHALLOW_EMPTIES`] and fewer, sorting and the table cost more than they save: moves
 //!   are tried in parity order (squares of quadrants with an odd number of empties first,
 //!   since the last move in a region tends to be worth having), and the last two empties and
@@ -59,6 +62,8 @@
 //! **Statistics.** Each solve counts its nodes by empties and by kind of work, and how its
 //! null-window nodes ended (`stats.rs`); `RUST_LOG=debug` prints them after the solve.
 
+mod cutoffs;
+mod leaf_table;
 mod leaves;
 mod ordering;
 mod stats;
@@ -67,11 +72,11 @@ mod windows;
 use super::limits::Stopper;
 use super::midgame::INFINITY;
 use super::probcut::{self, Selectivity};
-use super::stability::stable_discs;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};
 use crate::eval::{Evaluator, PatternFull};
+use leaf_table::LeafTable;
 use ordering::{MoveList, ORDER_SCALE, order_moves, reply_weight};
 use stats::Ending;
 pub(crate) use stats::SolveStats;
@@ -81,6 +86,9 @@ const SHALLOW_EMPTIES: u32 = 6;
 /// At and above this many empties, nodes use the transposition table. With 9 and
 /// [`ETC_EMPTIES`] 11, FFO #40-#49 takes 831 M nodes against 890 M with 10 and 12, 2-3% less
 /// time (the children's entries prefetched); 8 and 11 save more nodes (781 M), not time.
+/// Below it the thread's own [`LeafTable`]: with the shared table from 7 empties, #40-#49
+/// took 679 M nodes against 758 M but 9% more time; with the own table 680 M, same time;
+/// the own table from 7 to 10 empties (the shared one from 11) 697 M.
 const TT_EMPTIES: u32 = 9;
 /// At and above this many empties, children are looked up in the table before searching.
 const ETC_EMPTIES: u32 = 11;
@@ -137,9 +145,29 @@ pub(crate) struct Endgame<'a> {
     pub busy: Option<&'a Busy>,
     /// What the solve did, for the log (`stats.rs`).
     pub stats: SolveStats,
+    /// This thread's table for the nodes below [`TT_EMPTIES`] (`leaf_table.rs`).
+    leaf_table: LeafTable,
 }
 
 impl<'a> Endgame<'a> {
+    /// A full-width solver on the shared table `tt`, polling `stopper`; with `busy`, one of
+    /// several threads.
+    pub fn new(
+        tt: &'a TranspositionTable,
+        stopper: &'a mut Stopper,
+        busy: Option<&'a Busy>,
+    ) -> Endgame<'a> {
+        Endgame {
+            tt,
+            nodes: 0,
+            stopper,
+            selectivity: Selectivity::FULL,
+            busy,
+            stats: SolveStats::default(),
+            leaf_table: LeafTable::new(),
+        }
+    }
+
     /// The depth byte of this solve's table entries: the empties (implied by the position, so
     /// they only rank entries for replacement) and the selectivity, so that an entry answers a
     /// node only when it was searched at least as wide. Below
@@ -273,18 +301,22 @@ impl<'a> Endgame<'a> {
         }
         let use_tt = n >= TT_EMPTIES;
         let mut tt_move = NO_MOVE;
-        if use_tt && let Some(e) = self.tt.probe(player, opponent, KIND_ENDGAME) {
-            if e.depth >= self.table_depth(n) {
-                if e.lower > alpha {
-                    self.stats.ended(Ending::Table);
-                    return e.lower;
-                }
-                if e.upper <= alpha {
-                    self.stats.ended(Ending::Table);
-                    return e.upper;
-                }
+        // The shared table's entry answers only if searched as wide; the own table's always.
+        let entry = if use_tt {
+            self.tt
+                .probe(player, opponent, KIND_ENDGAME)
+                .map(|e| (e.depth >= self.table_depth(n), e.lower, e.upper, e.best))
+        } else {
+            self.leaf_table
+                .probe(player, opponent)
+                .map(|e| (true, e.lower, e.upper, e.best))
+        };
+        if let Some((answers, lower, upper, best)) = entry {
+            if answers && (lower > alpha || upper <= alpha) {
+                self.stats.ended(Ending::Table);
+                return if lower > alpha { lower } else { upper };
             }
-            tt_move = e.best;
+            tt_move = best;
         }
         if n >= ETC_EMPTIES
             && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
@@ -353,25 +385,20 @@ impl<'a> Endgame<'a> {
             1 => Ending::FirstMove,
             _ => Ending::LaterMove,
         });
-        if use_tt && !self.stopper.stopped() {
-            if best > alpha {
-                self.tt.store(
-                    (player, opponent),
-                    KIND_ENDGAME,
-                    self.table_depth(n),
-                    best,
-                    64,
-                    best_move,
-                );
+        if !self.stopper.stopped() {
+            let (lower, upper, best_move) = if best > alpha {
+                (best, 64, best_move)
             } else {
-                self.tt.store(
-                    (player, opponent),
-                    KIND_ENDGAME,
-                    self.table_depth(n),
-                    -64,
-                    best,
-                    NO_MOVE,
-                );
+                (-64, best, NO_MOVE)
+            };
+            if use_tt {
+                let depth = self.table_depth(n);
+                let key = (player, opponent);
+                self.tt
+                    .store(key, KIND_ENDGAME, depth, lower, upper, best_move);
+            } else {
+                self.leaf_table
+                    .store(player, opponent, lower, upper, best_move);
             }
         }
         best
@@ -421,46 +448,5 @@ impl<'a> Endgame<'a> {
     #[inline]
     fn child_prefetch(&self, n: u32) -> Option<&'a TranspositionTable> {
         (n > TT_EMPTIES).then_some(self.tt)
-    }
-
-    /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
-    /// value above `alpha` ends the node before any move is searched.
-    fn transposition_cutoff(
-        &self,
-        player: u64,
-        opponent: u64,
-        moves: u64,
-        alpha: i32,
-        n: u32,
-    ) -> Option<i32> {
-        let child_depth = self.table_depth(n - 1);
-        // All the children's buckets are asked for first, so that their memory reads overlap.
-        let mut children = [(0u64, 0u64); MAX_MOVES];
-        let mut count = 0;
-        for sq in Bits(moves).take(MAX_MOVES) {
-            let f = flips(player, opponent, sq);
-            let child = (opponent & !f, player | f | (1u64 << sq));
-            self.tt.prefetch(child.0, child.1);
-            children[count] = child;
-            count += 1;
-        }
-        children[..count].iter().find_map(|&(np, no)| {
-            self.tt
-                .probe(np, no, KIND_ENDGAME)
-                .filter(|e| e.depth >= child_depth && -e.upper > alpha)
-                .map(|e| -e.upper)
-        })
-    }
-
-    /// Upper bound from the opponent's stable discs, when it can cut below `alpha`.
-    #[inline]
-    fn stability_cutoff(&self, player: u64, opponent: u64, alpha: i32) -> Option<i32> {
-        // The opponent keeps at least its stable discs; only worth computing when it has enough
-        // discs for the bound to reach alpha.
-        if 64 - 2 * (opponent.count_ones() as i32) > alpha {
-            return None;
-        }
-        let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
-        (bound <= alpha).then_some(bound)
     }
 }
