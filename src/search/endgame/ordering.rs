@@ -25,9 +25,17 @@ pub(super) fn reply_weight(replies: u64) -> i32 {
     8 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 
-/// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility alone.
+/// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility
+/// alone...
 const EVAL_ORDER_EMPTIES: u32 = 14;
-/// Above this many empties, that view looks one ply deeper.
+/// ... and above this many, that view looks one ply deeper. Lower thresholds save nodes but
+/// not time: the view's weight lookups miss the cache. Nodes of FFO #40-#49 (#20-#39) for
+/// the two thresholds: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13 599.4 M (71.2 M),
+/// FFO #40-#59 13.44 G against 15.38 G; 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). Yet
+/// #40-#49 took 1.12 of the time with 12/13 and 1.03 with 12/15 against 14/15 (paired, 4
+/// runs each), though callgrind counts fewer instructions for both (#20-#39: 32.73 G,
+/// 32.28 G, 31.82 G): a cheaper view for 11-14 empties, one that stays in the cache, would
+/// take those nodes.
 const DEEP_ORDER_EMPTIES: u32 = 15;
 
 /// The four quadrants, for parity ordering.

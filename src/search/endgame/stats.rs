@@ -62,6 +62,9 @@ pub(crate) struct SolveStats {
     by_empties: [u64; 61],
     /// Null-window nodes above the shallow search's empties, by how they ended.
     endings: [u64; Ending::ALL.len()],
+    /// Nodes spent on the moves tried before a later move cut a null-window node (the
+    /// price of ordering mistakes), by the node's empties; nested mistakes count again.
+    refuted: [u64; 61],
     /// Nodes of the midgame searches that order moves.
     pub ordering_nodes: u64,
     /// Nodes of the midgame searches of Multi-ProbCut.
@@ -75,6 +78,7 @@ impl Default for SolveStats {
         SolveStats {
             by_empties: [0; 61],
             endings: [0; Ending::ALL.len()],
+            refuted: [0; 61],
             ordering_nodes: 0,
             probcut_nodes: 0,
             nodes: 0,
@@ -88,6 +92,9 @@ impl AddAssign for SolveStats {
             *a += b;
         }
         for (a, b) in self.endings.iter_mut().zip(other.endings) {
+            *a += b;
+        }
+        for (a, b) in self.refuted.iter_mut().zip(other.refuted) {
             *a += b;
         }
         self.ordering_nodes += other.ordering_nodes;
@@ -111,6 +118,15 @@ impl SolveStats {
         self.endings[ending as usize] += 1;
     }
 
+    /// A null-window node of `n` empties spent `nodes` on moves that failed before a later
+    /// move cut it.
+    #[inline]
+    pub fn refuted(&mut self, n: u32, nodes: u64) {
+        if let Some(count) = self.refuted.get_mut(n as usize) {
+            *count += nodes;
+        }
+    }
+
     /// How a null-window node ended `ending` times.
     pub fn endings(&self, ending: Ending) -> u64 {
         self.endings[ending as usize]
@@ -132,18 +148,21 @@ impl SolveStats {
     /// The counts as log lines.
     pub fn lines(&self) -> Vec<String> {
         let share = |part: u64| 100.0 * part as f64 / self.nodes.max(1) as f64;
-        let brackets: Vec<String> = BRACKETS
-            .iter()
-            .map(|&(low, high)| {
-                let count: u64 = self.by_empties[low..=high].iter().sum();
-                let name = if high == 60 {
-                    format!("{low}+")
-                } else {
-                    format!("{low}-{high}")
-                };
-                format!("{name} {count} ({:.1}%)", share(count))
-            })
-            .collect();
+        let by_bracket = |counts: &[u64; 61]| -> String {
+            BRACKETS
+                .iter()
+                .map(|&(low, high)| {
+                    let count: u64 = counts[low..=high].iter().sum();
+                    let name = if high == 60 {
+                        format!("{low}+")
+                    } else {
+                        format!("{low}-{high}")
+                    };
+                    format!("{name} {count} ({:.1}%)", share(count))
+                })
+                .collect::<Vec<String>>()
+                .join(", ")
+        };
         let ended: u64 = self.endings.iter().sum();
         let endings: Vec<String> = Ending::ALL
             .iter()
@@ -165,7 +184,12 @@ impl SolveStats {
                 self.probcut_nodes,
                 share(self.probcut_nodes),
             ),
-            format!("solve: nodes by empties: {}", brackets.join(", ")),
+            format!("solve: nodes by empties: {}", by_bracket(&self.by_empties)),
+            format!(
+                "solve: nodes under moves refuted before a later move cut, by the cut node's \
+                 empties: {}",
+                by_bracket(&self.refuted)
+            ),
             format!(
                 "solve: {ended} null-window nodes ended by: {}",
                 endings.join(", ")
