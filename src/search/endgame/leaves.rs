@@ -2,10 +2,11 @@
 //! without the table or move lists, and the last two empties and the last one solved by hand.
 //!
 //! Most of a solve's nodes and time are here, in `flips` and bit counting, which the portable
-//! build (x86-64-v2) compiles for two 64-bit lanes and without BMI. So this search is compiled
-//! twice by one macro: for the build's baseline, and on x86-64 for AVX2 with BMI1/2 and LZCNT,
-//! the copy the node above chooses when the CPU has them ([`Endgame::nws_shallow`]); `flips`
-//! and the other helpers are inlined into each copy and compiled with its features.
+//! build (x86-64-v2) compiles for two 64-bit lanes and without BMI. So one macro compiles this
+//! search three times: for the build's baseline and, on x86-64, for AVX2 with BMI1/2 and LZCNT
+//! and for AVX-512; [`Endgame::nws_shallow`] runs the copy the CPU has ([`LeafIsa::detect`],
+//! once per solver). `flips` and the other helpers are inlined into each copy and compiled
+//! with its features.
 //!
 //! No stability cut-off here: it saves nodes and costs more time than they did. From 4
 //! empties on, FFO #40-#59 on one thread took 15.33 G nodes and 1067 s against the baseline
@@ -74,10 +75,18 @@ macro_rules! shallow_search {
                 best
             }
 
-            /// Two empties left (`a` and `b`): try both, then the opponent's, without lists or loops.
+            /// Two empties left (`a` and `b`): try both, then the opponent's, without lists
+            /// or loops.
             $(#[$feature])*
             #[inline]
-            fn $solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
+            fn $solve2(
+                &mut self,
+                player: u64,
+                opponent: u64,
+                alpha: i32,
+                a: usize,
+                b: usize,
+            ) -> i32 {
                 self.nodes += 1;
                 let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
                 let mut best = -65;

@@ -209,6 +209,7 @@ mod tests {
         main.node(7);
         main.ended(Ending::Table);
         main.ordering_nodes = 5;
+        main.refuted(12, 40);
         main.nodes = 100;
         let mut helper = SolveStats::default();
         helper.node(20);
@@ -223,5 +224,9 @@ mod tests {
         let lines = main.lines().join("\n");
         assert!(lines.contains("19-22 2 (1.3%)"), "{lines}");
         assert!(lines.contains("first move 1 (50.0%)"), "{lines}");
+        assert!(
+            lines.contains("empties: 7-10 0 (0.0%), 11-14 40 (26.7%)"),
+            "{lines}"
+        );
     }
 }
