@@ -56,9 +56,13 @@ pub fn has_bmi2() -> bool {
 
 /// [`legal_moves`] with the four direction families in the four lanes of one AVX2 register:
 /// the same parallel-prefix fill, a quarter of the instructions.
+///
+/// # Safety
+/// Called from code not compiled for AVX2, the CPU must run AVX2 (see [`has_avx2`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+#[inline]
+pub fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
     use std::arch::x86_64::*;
     let shift = _mm256_set_epi64x(9, 7, 8, 1);
     let shift2 = _mm256_set_epi64x(18, 14, 16, 2);

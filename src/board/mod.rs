@@ -6,6 +6,8 @@ mod obf;
 mod perft;
 mod square;
 
+#[cfg(target_arch = "x86_64")]
+pub use bits::legal_moves_avx2;
 pub use bits::{Bits, NEIGHBOURS, apply_symmetry, flips, last_flip_count, legal_moves};
 #[cfg(target_arch = "x86_64")]
 pub use bits::{has_avx2, has_bmi2};

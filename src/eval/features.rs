@@ -283,6 +283,19 @@ impl Shapes {
     }
 }
 
+/// Every placement's index from both sides (`mine`: `player` to move), as [`pattern_sum`].
+pub(super) fn placement_indices(player: u64, opponent: u64, mine: &mut [u16], theirs: &mut [u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::board::has_bmi2() {
+        // SAFETY: as in `pattern_sum`: safe code compiled for BMI2, on a CPU that has it.
+        return unsafe { gather::indices(player, opponent, mine, theirs) };
+    }
+    for i in 0..PLACEMENTS {
+        mine[i] = placement_index(i, player, opponent);
+        theirs[i] = placement_index(i, opponent, player);
+    }
+}
+
 /// The index of placement `i` for `player` to move, computed square by square.
 pub(super) fn placement_index(i: usize, player: u64, opponent: u64) -> u16 {
     TABLES.squares[i][..TABLES.len[i]]
@@ -339,10 +352,11 @@ mod gather {
         t
     };
 
-    /// One placement: its squares on the board turned by the group's symmetry, and its start.
+    /// One placement (its lane): its squares turned by the group's symmetry, and its start.
     struct Gather {
         mask: u64,
         offset: u32,
+        lane: usize,
     }
 
     /// The placements grouped by the symmetry that lists their squares in ascending order, so
@@ -368,6 +382,7 @@ mod gather {
             let gather = Gather {
                 mask,
                 offset: TABLES.offsets[i],
+                lane: i,
             };
             match groups.iter_mut().find(|(s, _)| *s == sym) {
                 Some((_, group)) => group.push(gather),
@@ -392,6 +407,22 @@ mod gather {
             }
         }
         sum
+    }
+
+    /// [`super::placement_indices`] by gathers.
+    #[target_feature(enable = "bmi2")]
+    pub(super) fn indices(player: u64, opponent: u64, mine: &mut [u16], theirs: &mut [u16]) {
+        use std::arch::x86_64::_pext_u64;
+        for (sym, group) in GATHERS.iter() {
+            let p = apply_symmetry(player, *sym);
+            let o = apply_symmetry(opponent, *sym);
+            for g in group {
+                let pm = TERNARY[_pext_u64(p, g.mask) as usize];
+                let om = TERNARY[_pext_u64(o, g.mask) as usize];
+                mine[g.lane] = pm + 2 * om;
+                theirs[g.lane] = om + 2 * pm;
+            }
+        }
     }
 }
 
@@ -455,6 +486,10 @@ mod tests {
                 slow_pattern_sum(&table, player, opponent)
             );
             let state = FeatureState::new(player, opponent);
+            for i in 0..PLACEMENTS {
+                assert_eq!(state.mine[i], placement_index(i, player, opponent));
+                assert_eq!(state.theirs[i], placement_index(i, opponent, player));
+            }
             let incremental: i32 = (0..PLACEMENTS)
                 .map(|i| i32::from(table[(LANE_OFFSETS[i] + u32::from(state.mine[i])) as usize]))
                 .sum();

@@ -2,7 +2,7 @@
 //! placement's index and updates them along a move from the update table of `features.rs`,
 //! so a search carries the indices down the tree instead of rebuilding them at every node.
 
-use super::features::{LANES, PLACEMENTS, TABLES, placement_index};
+use super::features::{LANES, TABLES, placement_indices};
 use crate::board::Bits;
 
 /// The pattern indices of a position from both sides' views, kept up to date along moves.
@@ -27,10 +27,7 @@ impl FeatureState {
     /// The indices of `player` (to move) against `opponent`, computed from scratch.
     pub fn new(player: u64, opponent: u64) -> FeatureState {
         let mut state = FeatureState::default();
-        for i in 0..PLACEMENTS {
-            state.mine[i] = placement_index(i, player, opponent);
-            state.theirs[i] = placement_index(i, opponent, player);
-        }
+        placement_indices(player, opponent, &mut state.mine, &mut state.theirs);
         state
     }
 

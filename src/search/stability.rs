@@ -67,6 +67,7 @@ fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
 
 /// A subset of the stable discs of `own`: along each of the four lines through such a disc,
 /// the line is full, or the disc is on the border, or a neighbour on the line is stable.
+#[inline(always)]
 pub fn stable_discs(own: u64, other: u64) -> u64 {
     let (full_h, full_v, full_d9, full_d7) = full_lines(own | other);
     // Wrapped shifts below only ever land on border squares, which count as safe anyway.

@@ -162,22 +162,22 @@ impl<'a> Deferrer<'a> {
         player: u64,
         opponent: u64,
     ) -> Option<(u8, u64)> {
-        listed.next().or_else(|| {
-            let square = self.next_deferred()?;
-            Some((square, flips(player, opponent, usize::from(square))))
-        })
+        match listed.next() {
+            Some(listed) => Some(listed),
+            None if self.deferred == 0 => None,
+            None => self.next_deferred(player, opponent),
+        }
     }
 
-    /// Once the node's move list is done, the next move put off, if any.
-    #[inline]
-    fn next_deferred(&mut self) -> Option<u8> {
-        if self.deferred == 0 {
-            return None;
-        }
+    /// Once the node's move list is done, the next move put off, with its flips. Out of line:
+    /// only nodes of several threads get here, and the hot path stays small.
+    #[cold]
+    #[inline(never)]
+    fn next_deferred(&mut self, player: u64, opponent: u64) -> Option<(u8, u64)> {
         self.revisiting = true;
         let square = self.deferred.trailing_zeros() as u8;
         self.deferred &= self.deferred - 1;
-        Some(square)
+        Some((square, flips(player, opponent, usize::from(square))))
     }
 }
 

@@ -8,7 +8,9 @@ use crate::search::tt::KIND_ENDGAME;
 
 impl Endgame<'_> {
     /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
-    /// value above `alpha` ends the node before any move is searched.
+    /// value above `alpha` ends the node before any move is searched. Always inlined, so that
+    /// each instruction set's copy of the null-window search compiles its flips.
+    #[inline(always)]
     pub(super) fn transposition_cutoff(
         &self,
         player: u64,
@@ -36,8 +38,9 @@ impl Endgame<'_> {
         })
     }
 
-    /// Upper bound from the opponent's stable discs, when it can cut below `alpha`.
-    #[inline]
+    /// Upper bound from the opponent's stable discs, when it can cut below `alpha`. Always
+    /// inlined, as [`Endgame::transposition_cutoff`].
+    #[inline(always)]
     pub(super) fn stability_cutoff(&self, player: u64, opponent: u64, alpha: i32) -> Option<i32> {
         // The opponent keeps at least its stable discs; only worth computing when it has enough
         // discs for the bound to reach alpha.

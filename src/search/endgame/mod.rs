@@ -33,7 +33,7 @@
 //! **By depth.** What a node does depends on its number of empties `n`:
 //! * from [`SEARCH_ORDER_EMPTIES`] (18) empties on, moves are ordered by a `pattern-full`
 //!   midgame search of each child, 2 plies deep and one more every 4 further empties (FFO #55:
-//!   7.8 G nodes instead of 12.7 G); above 15 empties by a one-ply search of the reply, above 14
+//!   7.8 G nodes instead of 12.7 G); above 13 empties by a one-ply search of the reply, above 12
 //!   by the `pattern-full` view of the position after the move; below that "fastest first": the
 //!   move that leaves the opponent fewest replies, with corners, quadrant parity and the
 //!   opponent's potential mobility as tie-breaks (`ordering.rs`). The table move goes first,
@@ -63,15 +63,19 @@
 //! null-window nodes ended, and the nodes spent on moves tried before the one that cut
 //! (`stats.rs`); `RUST_LOG=debug` prints them after the solve.
 //!
-//! **Instruction sets.** The shallow search, where most of the time goes, is compiled for the
-//! build's baseline and, on x86-64, for AVX2 and AVX-512 too; each solver runs the copy its CPU
-//! has (`leaves.rs`).
+//! **Instruction sets.** The null-window search and the shallow search, nearly all of a
+//! solve's time, are compiled for the build's baseline and, on x86-64, for AVX2 and AVX-512
+//! too; each solver runs the copies its CPU has ([`Endgame::nws`] in `null_window.rs`, the
+//! shallow search in `leaves.rs`).
 
 mod cutoffs;
 mod leaf_table;
 mod leaves;
+mod null_window;
 mod ordering;
 mod stats;
+#[cfg(test)]
+mod test_positions;
 mod windows;
 
 use super::limits::Stopper;
@@ -82,9 +86,8 @@ use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};
 use crate::eval::{Evaluator, PatternFull};
 use leaf_table::LeafTable;
-use leaves::LeafIsa;
+use leaves::Isa;
 use ordering::{MoveList, ORDER_SCALE, order_moves, reply_weight};
-use stats::Ending;
 pub(crate) use stats::SolveStats;
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
@@ -153,8 +156,8 @@ pub(crate) struct Endgame<'a> {
     pub stats: SolveStats,
     /// This thread's table for the nodes below [`TT_EMPTIES`] (`leaf_table.rs`).
     leaf_table: LeafTable,
-    /// The shallow search's copy for this CPU (`leaves.rs`).
-    leaf_isa: LeafIsa,
+    /// The instruction set of the search copies this solver runs (`leaves.rs`).
+    isa: Isa,
 }
 
 impl<'a> Endgame<'a> {
@@ -173,7 +176,7 @@ impl<'a> Endgame<'a> {
             busy,
             stats: SolveStats::default(),
             leaf_table: LeafTable::new(),
-            leaf_isa: LeafIsa::detect(),
+            isa: Isa::detect(),
         }
     }
 
@@ -285,138 +288,6 @@ impl<'a> Endgame<'a> {
             best_move,
         );
         (best, best_move)
-    }
-
-    /// Null-window search: is the value above `alpha`? Fail-soft; `n` is the number of empties.
-    pub fn nws(&mut self, player: u64, opponent: u64, alpha: i32, n: u32) -> i32 {
-        if n <= SHALLOW_EMPTIES {
-            return self.nws_shallow(player, opponent, alpha, !(player | opponent));
-        }
-        if self.stopper.poll(self.nodes) {
-            return 0;
-        }
-        self.nodes += 1;
-        self.stats.node(n);
-        let moves = legal_moves(player, opponent);
-        if moves == 0 {
-            if legal_moves(opponent, player) == 0 {
-                return final_score(player, opponent);
-            }
-            return -self.nws(opponent, player, -alpha - 1, n);
-        }
-        if let Some(bound) = self.stability_cutoff(player, opponent, alpha) {
-            self.stats.ended(Ending::Stability);
-            return bound;
-        }
-        let use_tt = n >= TT_EMPTIES;
-        let mut tt_move = NO_MOVE;
-        // The shared table's entry answers only if searched as wide; the own table's always.
-        let entry = if use_tt {
-            self.tt
-                .probe(player, opponent, KIND_ENDGAME)
-                .map(|e| (e.depth >= self.table_depth(n), e.lower, e.upper, e.best))
-        } else {
-            self.leaf_table
-                .probe(player, opponent)
-                .map(|e| (true, e.lower, e.upper, e.best))
-        };
-        if let Some((answers, lower, upper, best)) = entry {
-            if answers && (lower > alpha || upper <= alpha) {
-                self.stats.ended(Ending::Table);
-                return if lower > alpha { lower } else { upper };
-            }
-            tt_move = best;
-        }
-        if n >= ETC_EMPTIES
-            && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
-        {
-            self.stats.ended(Ending::Transposition);
-            return v;
-        }
-        if n >= probcut::ENDGAME_MIN_EMPTIES
-            && self.selectivity.is_selective()
-            && let Some(v) = self.probcut(player, opponent, alpha, n)
-        {
-            self.stats.ended(Ending::ProbCut);
-            return v;
-        }
-        // The table move first, and the others ordered only if it does not refute the node:
-        // it usually does, and ordering costs every move its flips and its replies.
-        let table_move = (tt_move < 64 && moves & (1u64 << tt_move) != 0)
-            .then(|| (tt_move, flips(player, opponent, usize::from(tt_move))));
-        let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
-        let prefetch = self.child_prefetch(n);
-        let mut list = MoveList::default();
-        let mut ordered = false;
-        let mut next = 0;
-        let mut pending_table = table_move;
-        let mut best = -65;
-        let mut best_move = NO_MOVE;
-        let mut split = Deferrer::new(self.busy.filter(|_| n >= SPLIT_EMPTIES));
-        let mut searched = 0;
-        let mut refuted = 0;
-        loop {
-            let candidate = if let Some(t) = pending_table.take() {
-                Some(t)
-            } else {
-                if !ordered {
-                    ordered = true;
-                    if n >= SEARCH_ORDER_EMPTIES {
-                        self.order_by_search((player, opponent), rest, NO_MOVE, n, &mut list);
-                    } else {
-                        order_moves((player, opponent), rest, NO_MOVE, n, &mut list, prefetch);
-                    }
-                }
-                let move_at = list.get(next);
-                next += 1;
-                move_at
-            };
-            let Some((sq, f)) = split.next_move(&mut candidate.into_iter(), player, opponent)
-            else {
-                break;
-            };
-            let (np, no) = (opponent & !f, player | f | (1u64 << sq));
-            let Some(claim) = split.start(sq, np, no) else {
-                continue;
-            };
-            let before = self.nodes;
-            let v = -self.nws(np, no, -alpha - 1, n - 1);
-            split.finish(claim);
-            searched += 1;
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    break;
-                }
-            }
-            refuted += self.nodes - before;
-        }
-        if best > alpha && searched > 1 {
-            self.stats.refuted(n, refuted);
-        }
-        self.stats.ended(match searched {
-            _ if best <= alpha => Ending::AllMoves,
-            1 => Ending::FirstMove,
-            _ => Ending::LaterMove,
-        });
-        if !self.stopper.stopped() {
-            let (lower, upper, best_move) = if best > alpha {
-                (best, 64, best_move)
-            } else {
-                (-64, best, NO_MOVE)
-            };
-            if use_tt {
-                let depth = self.table_depth(n);
-                let key = (player, opponent);
-                self.tt
-                    .store(key, KIND_ENDGAME, depth, lower, upper, best_move);
-            } else {
-                self.leaf_table
-                    .store(player, opponent, lower, upper, best_move);
-            }
-        }
-        best
     }
 
     /// Fills `list` with the moves of `player` (a node of `n` empties, at least

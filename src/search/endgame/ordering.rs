@@ -27,16 +27,15 @@ pub(super) fn reply_weight(replies: u64) -> i32 {
 
 /// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility
 /// alone...
-const EVAL_ORDER_EMPTIES: u32 = 14;
-/// ... and above this many, that view looks one ply deeper. Lower thresholds save nodes but
-/// not time: the view's weight lookups miss the cache. Nodes of FFO #40-#49 (#20-#39) for
-/// the two thresholds: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13 599.4 M (71.2 M),
-/// FFO #40-#59 13.44 G against 15.38 G; 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). Yet
-/// #40-#49 took 1.12 of the time with 12/13 and 1.03 with 12/15 against 14/15 (paired, 4
-/// runs each), though callgrind counts fewer instructions for both (#20-#39: 32.73 G,
-/// 32.28 G, 31.82 G): a cheaper view for 11-14 empties, one that stays in the cache, would
-/// take those nodes.
-const DEEP_ORDER_EMPTIES: u32 = 15;
+const EVAL_ORDER_EMPTIES: u32 = 12;
+/// ... and above this many, that view looks one ply deeper. Nodes of FFO #40-#49 (#20-#39)
+/// for the two thresholds: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13 599.4 M
+/// (71.2 M), FFO #40-#59 13.44 G against 15.38 G; 11/13 583.8 M (68.6 M); 10/12 570.6 M
+/// (66.0 M). 12/13 once took 1.12 of the time of 14/15 (#40-#49), the view's cost not
+/// paid for by the nodes it saves; since the pattern state of a node is built by bit
+/// gathers and the null-window search runs with AVX2/AVX-512, the same time (1.01, paired
+/// runs of #40-#49 and of #20-#39).
+const DEEP_ORDER_EMPTIES: u32 = 13;
 
 /// The four quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -64,7 +63,9 @@ pub(super) fn odd_quadrant_squares(empties: u64) -> u64 {
 /// end it is "fastest first": the opponent's replies (corners count double), then the empties
 /// next to the mover's discs (the opponent's potential mobility), with bonuses for taking a
 /// corner and for a square of a quadrant with an odd number of empties. With `prefetch`, each
-/// child's table entry is brought into the cache on the way.
+/// child's table entry is brought into the cache on the way. Always inlined, so that each
+/// instruction set's copy of the null-window search (`null_window.rs`) compiles it for its own.
+#[inline(always)]
 pub(super) fn order_moves(
     (player, opponent): (u64, u64),
     moves: u64,
