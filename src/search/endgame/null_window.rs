@@ -7,8 +7,8 @@
 //! calls its own copy of itself and of the shallow search, and inlines `flips`, move
 //! generation, the ordering's mobility counts and the stability cut-off, so they run with its
 //! instructions. [`Endgame::nws`] runs the copy the CPU has ([`Isa::detect`], once per
-//! solver). The portable build's nodes of 7 empties and more ran about 0.87 of the native
-//! build's speed before (session 17).
+//! solver). On an AVX-512 machine, FFO #40-#49 took 0.92 of the time of the search without
+//! these copies (paired runs; docs/measurements.md, session 18).
 
 use super::leaves::Isa;
 use super::ordering::{MoveList, order_moves};
