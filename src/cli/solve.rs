@@ -26,18 +26,30 @@ pub struct SolveArgs {
     threads: Option<usize>,
 }
 
-/// Reads every position of an OBF file, naming the line of the first bad one.
-fn read_obf_file(path: &str) -> Result<Vec<ObfLine>, CliError> {
+/// Reads every position of an OBF file. A malformed line is reported on stderr with its
+/// file and line number and skipped; the second value counts them.
+fn read_obf_file(path: &str) -> Result<(Vec<ObfLine>, usize), CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| error(format!("cannot read OBF file '{path}': {e}")))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('%'))
-        .map(|(i, l)| parse_obf_line(l).map_err(|e| error(format!("{path}:{}: {e}", i + 1))))
-        .collect()
+    let mut lines = Vec::new();
+    let mut skipped = 0;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('%') {
+            continue;
+        }
+        match parse_obf_line(line) {
+            Ok(l) => lines.push(l),
+            Err(e) => {
+                eprintln!("othello-engine: {path}:{}: {e} (line skipped)", i + 1);
+                skipped += 1;
+            }
+        }
+    }
+    Ok((lines, skipped))
 }
 
-/// Solves and prints a table; `Ok(false)` when an answer disagrees with the file.
+/// Solves and prints a table; `Ok(false)` when an answer disagrees with the file or a line
+/// of it was malformed.
 pub fn run(args: SolveArgs) -> Result<bool, CliError> {
     let Some(path) = &args.file else {
         return Err(error(
@@ -53,7 +65,7 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
             Ok(mode) => mode,
         },
     };
-    let lines = read_obf_file(path)?;
+    let (lines, skipped) = read_obf_file(path)?;
     // RUST_LOG=debug shows the solver's pre-searches on stderr.
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .try_init();
@@ -98,15 +110,20 @@ pub fn run(args: SolveArgs) -> Result<bool, CliError> {
                 .join(" ")
         );
     }
+    let skipped_note = if skipped > 0 {
+        format!(" ({skipped} malformed skipped)")
+    } else {
+        String::new()
+    };
     println!(
-        "total: {} positions, {} wrong, {} nodes, {:.3} s, {:.0} nodes/s",
+        "total: {} positions{skipped_note}, {} wrong, {} nodes, {:.3} s, {:.0} nodes/s",
         lines.len(),
         wrong,
         total_nodes,
         total_time,
         total_nodes as f64 / total_time.max(1e-9)
     );
-    Ok(wrong == 0)
+    Ok(wrong == 0 && skipped == 0)
 }
 
 /// The file's answer as text, and whether `best`/`score` agree with it: the same score (in wld

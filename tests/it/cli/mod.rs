@@ -122,7 +122,6 @@ fn search_commands_refuse_bad_input_with_status_2() {
     std::fs::write(&garbage_file, b"these bytes are no weights and no data").expect("write");
     let garbage = garbage_file.to_string_lossy().into_owned();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["solve", &bad], "bad.obf:2"),
         (vec!["train"], "required arguments"),
         (vec!["train", "/nonexistent/data.bin"], "cannot read"),
         (vec!["train", &garbage], "garbage.bin"),
@@ -192,7 +191,7 @@ fn search_commands_refuse_bad_input_with_status_2() {
 }
 
 #[test]
-fn solve_reports_agreement_and_fails_on_a_wrong_answer() {
+fn solve_reports_agreement_and_fails_on_a_wrong_answer_or_a_malformed_line() {
     let dir = temp_dir("cli-solve");
     let right = dir.join("right.obf");
     let wrong = dir.join("wrong.obf");
@@ -205,6 +204,26 @@ fn solve_reports_agreement_and_fails_on_a_wrong_answer() {
     assert!(out.contains("g8") && out.contains("0 wrong"), "{out}");
     let o = run(&["solve", &wrong.to_string_lossy()]);
     assert_eq!(o.status.code(), Some(1));
+    // A malformed line is named and skipped; the others are solved; the status says so.
+    let mixed = dir.join("mixed.obf");
+    std::fs::write(
+        &mixed,
+        format!("{ffo1}; G8:+18;\nnot a position\n{ffo1}; G8:+18;\n"),
+    )
+    .expect("write");
+    let o = run(&["solve", &mixed.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("mixed.obf:2") && err.contains("skipped"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("total: 2 positions (1 malformed skipped), 0 wrong"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
