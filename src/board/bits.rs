@@ -195,6 +195,44 @@ pub fn flips(player: u64, opponent: u64, sq: usize) -> u64 {
     (out[0] | out[1] | out[2] | out[3]) | (out[4] | out[5] | out[6] | out[7]).reverse_bits()
 }
 
+/// [`flips`], with the descending rays read by leading-zero counts instead of on bit-reversed
+/// boards: the nearest non-opponent square below the move is the highest set bit. Where the
+/// CPU counts leading zeros in one instruction (LZCNT, and AVX-512 CD for four lanes at once)
+/// this is about twice as fast as [`flips`] (a loop of flips on random positions: 0.44-0.75 of
+/// the time compiled for AVX2, 0.42-0.59 for AVX-512); without it the count is emulated and
+/// no faster. So code compiled for x86-64-v3 or above calls this one ([`flips_with`]).
+#[inline(always)]
+pub fn flips_lzcnt(player: u64, opponent: u64, sq: usize) -> u64 {
+    let rays = &RAYS[sq];
+    let mut out = [0u64; 8];
+    for lane in 0..4 {
+        // Climbing: the nearest non-opponent square is the lowest set bit.
+        let stop = rays[lane] & !opponent;
+        let first = stop & stop.wrapping_neg();
+        let run = first.wrapping_sub(1) & rays[lane];
+        out[lane] = run & 0u64.wrapping_sub(((first & player) != 0) as u64);
+    }
+    for lane in 4..8 {
+        // Descending: the highest set bit (none when `stop` is empty: the mask clears it).
+        let stop = rays[lane] & !opponent;
+        let first = (1u64 << 63).wrapping_shr(stop.leading_zeros()) & stop;
+        let run = (first.wrapping_neg() << 1) & rays[lane];
+        out[lane] = run & 0u64.wrapping_sub(((first & player) != 0) as u64);
+    }
+    (out[0] | out[1] | out[2] | out[3]) | (out[4] | out[5] | out[6] | out[7])
+}
+
+/// [`flips_lzcnt`] when `LZCNT`, else [`flips`]: for code compiled once per instruction set
+/// (the solver's copies), which names its choice once.
+#[inline(always)]
+pub fn flips_with<const LZCNT: bool>(player: u64, opponent: u64, sq: usize) -> u64 {
+    if LZCNT {
+        flips_lzcnt(player, opponent, sq)
+    } else {
+        flips(player, opponent, sq)
+    }
+}
+
 /// For a disc placed at `pos` (0..8) on a line whose other squares hold `player` discs where the
 /// 8-bit pattern has a one and opponent discs elsewhere: how many discs it flips along that line.
 /// Squares off the board read as zeros, which is harmless: a run through them never ends on a
@@ -414,6 +452,34 @@ mod tests {
                 last_flip_count(opponent, sq),
                 flips(opponent, player, sq).count_ones(),
                 "opponent {opponent:#x} square {sq}"
+            );
+        }
+    }
+
+    #[test]
+    fn both_ways_of_finding_flips_agree_on_random_boards() {
+        // `flips` itself is checked by the perft counts; densities from sparse to full.
+        let mut state = 0x6A09_E667_F3BC_C908u64;
+        for i in 0..300_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let sq = (state >> 58) as usize;
+            let mut occupied = state.rotate_left(17);
+            for _ in 0..i % 3 {
+                occupied |= occupied.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            }
+            let occupied = occupied & !(1u64 << sq);
+            let player = occupied & state.rotate_left(41);
+            let opponent = occupied & !player;
+            assert_eq!(
+                flips_lzcnt(player, opponent, sq),
+                flips(player, opponent, sq),
+                "{player:#x} {opponent:#x} {sq}"
+            );
+            assert_eq!(
+                flips_with::<true>(opponent, player, sq),
+                flips(opponent, player, sq)
             );
         }
     }

@@ -8,7 +8,9 @@ mod square;
 
 #[cfg(target_arch = "x86_64")]
 pub use bits::legal_moves_avx2;
-pub use bits::{Bits, NEIGHBOURS, apply_symmetry, flips, last_flip_count, legal_moves};
+pub use bits::{
+    Bits, NEIGHBOURS, apply_symmetry, flips, flips_lzcnt, flips_with, last_flip_count, legal_moves,
+};
 #[cfg(target_arch = "x86_64")]
 pub use bits::{has_avx2, has_bmi2};
 pub use obf::{ObfError, ObfLine, parse_obf_line};

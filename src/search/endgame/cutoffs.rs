@@ -2,7 +2,7 @@
 //! already answers it, and the opponent's stable discs.
 
 use super::{Endgame, MAX_MOVES};
-use crate::board::{Bits, flips};
+use crate::board::{Bits, flips_with};
 use crate::search::stability::stable_discs;
 use crate::search::tt::KIND_ENDGAME;
 
@@ -11,7 +11,7 @@ impl Endgame<'_> {
     /// value above `alpha` ends the node before any move is searched. Always inlined, so that
     /// each instruction set's copy of the null-window search compiles its flips.
     #[inline(always)]
-    pub(super) fn transposition_cutoff(
+    pub(super) fn transposition_cutoff<const LZCNT: bool>(
         &self,
         player: u64,
         opponent: u64,
@@ -24,7 +24,7 @@ impl Endgame<'_> {
         let mut children = [(0u64, 0u64); MAX_MOVES];
         let mut count = 0;
         for sq in Bits(moves).take(MAX_MOVES) {
-            let f = flips(player, opponent, sq);
+            let f = flips_with::<LZCNT>(player, opponent, sq);
             let child = (opponent & !f, player | f | (1u64 << sq));
             self.tt.prefetch(child.0, child.1);
             children[count] = child;

@@ -16,12 +16,12 @@
 
 use super::Endgame;
 use super::ordering::odd_quadrant_squares;
-use crate::board::{Bits, NEIGHBOURS, final_score, flips, last_flip_count, legal_moves};
+use crate::board::{Bits, NEIGHBOURS, final_score, flips_with, last_flip_count, legal_moves};
 
 /// The shallow search's three functions under the names given, each with the attributes given
 /// (the instruction set to compile them for).
 macro_rules! shallow_search {
-    ($(#[$feature:meta])* $nws:ident, $solve2:ident, $solve1:ident) => {
+    ($(#[$feature:meta])* $nws:ident, $solve2:ident, $solve1:ident, $lzcnt:literal) => {
         impl Endgame<'_> {
             /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
             $(#[$feature])*
@@ -50,7 +50,7 @@ macro_rules! shallow_search {
                         if opponent & NEIGHBOURS[sq] == 0 {
                             continue;
                         }
-                        let f = flips(player, opponent, sq);
+                        let f = flips_with::<$lzcnt>(player, opponent, sq);
                         if f == 0 {
                             continue;
                         }
@@ -90,14 +90,14 @@ macro_rules! shallow_search {
                 self.nodes += 1;
                 let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
                 let mut best = -65;
-                let f = flips(player, opponent, a);
+                let f = flips_with::<$lzcnt>(player, opponent, a);
                 if f != 0 {
                     best = -self.$solve1(opponent & !f, player | f | bit_a, b);
                     if best > alpha {
                         return best;
                     }
                 }
-                let f = flips(player, opponent, b);
+                let f = flips_with::<$lzcnt>(player, opponent, b);
                 if f != 0 {
                     return best.max(-self.$solve1(opponent & !f, player | f | bit_b, a));
                 }
@@ -107,14 +107,14 @@ macro_rules! shallow_search {
                 // The side to move passes: the opponent tries both squares the same way.
                 self.nodes += 1;
                 let mut theirs = -65;
-                let f = flips(opponent, player, a);
+                let f = flips_with::<$lzcnt>(opponent, player, a);
                 if f != 0 {
                     theirs = -self.$solve1(player & !f, opponent | f | bit_a, b);
                     if -theirs <= alpha {
                         return -theirs;
                     }
                 }
-                let f = flips(opponent, player, b);
+                let f = flips_with::<$lzcnt>(opponent, player, b);
                 if f != 0 {
                     theirs = theirs.max(-self.$solve1(player & !f, opponent | f | bit_b, a));
                 }
@@ -149,13 +149,19 @@ macro_rules! shallow_search {
     };
 }
 
-shallow_search!(nws_shallow_baseline, solve2_baseline, solve1_baseline);
+shallow_search!(
+    nws_shallow_baseline,
+    solve2_baseline,
+    solve1_baseline,
+    false
+);
 #[cfg(target_arch = "x86_64")]
 shallow_search!(
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     nws_shallow_avx2,
     solve2_avx2,
-    solve1_avx2
+    solve1_avx2,
+    true
 );
 #[cfg(target_arch = "x86_64")]
 shallow_search!(
@@ -164,7 +170,8 @@ shallow_search!(
     )]
     nws_shallow_avx512,
     solve2_avx512,
-    solve1_avx512
+    solve1_avx512,
+    true
 );
 
 /// The instruction sets the solver's searches are compiled for.

@@ -230,7 +230,7 @@ impl<'a> Endgame<'a> {
         if n >= SEARCH_ORDER_EMPTIES {
             self.order_by_search((player, opponent), moves, tt_move, n, &mut list);
         } else {
-            order_moves(
+            order_moves::<false>(
                 (player, opponent),
                 moves,
                 tt_move,

@@ -17,13 +17,13 @@ use super::{ETC_EMPTIES, Endgame, NO_MOVE, SEARCH_ORDER_EMPTIES, SHALLOW_EMPTIES
 use super::{KIND_ENDGAME, TT_EMPTIES, probcut};
 #[cfg(target_arch = "x86_64")]
 use crate::board::legal_moves_avx2;
-use crate::board::{final_score, flips, legal_moves};
+use crate::board::{final_score, flips_with, legal_moves};
 use crate::search::threads::Deferrer;
 
 /// The null-window search under the name given, with the attributes given (the instruction
 /// set to compile it for), calling the shallow search and move generation named.
 macro_rules! null_window_search {
-    ($(#[$feature:meta])* $nws:ident, $shallow:ident, $legal_moves:ident) => {
+    ($(#[$feature:meta])* $nws:ident, $shallow:ident, $legal_moves:ident, $lzcnt:literal) => {
         impl Endgame<'_> {
             /// Null-window search: is the value above `alpha`? Fail-soft; `n` is the number of
             /// empties.
@@ -69,7 +69,7 @@ macro_rules! null_window_search {
                     tt_move = best;
                 }
                 if n >= ETC_EMPTIES
-                    && let Some(v) = self.transposition_cutoff(player, opponent, moves, alpha, n)
+                    && let Some(v) = self.transposition_cutoff::<$lzcnt>(player, opponent, moves, alpha, n)
                 {
                     self.stats.ended(Ending::Transposition);
                     return v;
@@ -84,11 +84,11 @@ macro_rules! null_window_search {
                 // The table move first, and the others ordered only if it does not refute the node:
                 // it usually does, and ordering costs every move its flips and its replies.
                 let table_move = (tt_move < 64 && moves & (1u64 << tt_move) != 0)
-                    .then(|| (tt_move, flips(player, opponent, usize::from(tt_move))));
+                    .then(|| (tt_move, flips_with::<$lzcnt>(player, opponent, usize::from(tt_move))));
                 let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
                 let prefetch = self.child_prefetch(n);
-                let mut list = MoveList::default();
-                let mut ordered = false;
+                // Made only when the table move does not refute the node.
+                let mut list: Option<MoveList> = None;
                 let mut next = 0;
                 let mut pending_table = table_move;
                 let mut best = -65;
@@ -100,17 +100,16 @@ macro_rules! null_window_search {
                     let candidate = if let Some(t) = pending_table.take() {
                         Some(t)
                     } else {
-                        if !ordered {
-                            ordered = true;
+                        if list.is_none() {
+                            let list = list.insert(MoveList::default());
+                            let node = (player, opponent);
                             if n >= SEARCH_ORDER_EMPTIES {
-                                let node = (player, opponent);
-                                self.order_by_search(node, rest, NO_MOVE, n, &mut list);
+                                self.order_by_search(node, rest, NO_MOVE, n, list);
                             } else {
-                                let node = (player, opponent);
-                                order_moves(node, rest, NO_MOVE, n, &mut list, prefetch);
+                                order_moves::<$lzcnt>(node, rest, NO_MOVE, n, list, prefetch);
                             }
                         }
-                        let move_at = list.get(next);
+                        let move_at = list.as_ref().and_then(|list| list.get(next));
                         next += 1;
                         move_at
                     };
@@ -165,13 +164,14 @@ macro_rules! null_window_search {
     };
 }
 
-null_window_search!(nws_baseline, nws_shallow_baseline, legal_moves);
+null_window_search!(nws_baseline, nws_shallow_baseline, legal_moves, false);
 #[cfg(target_arch = "x86_64")]
 null_window_search!(
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     nws_avx2,
     nws_shallow_avx2,
-    legal_moves_avx2
+    legal_moves_avx2,
+    true
 );
 #[cfg(target_arch = "x86_64")]
 null_window_search!(
@@ -180,7 +180,8 @@ null_window_search!(
     )]
     nws_avx512,
     nws_shallow_avx512,
-    legal_moves_avx2
+    legal_moves_avx2,
+    true
 );
 
 impl Endgame<'_> {
