@@ -6,7 +6,9 @@
 //! search three times: for the build's baseline and, on x86-64, for AVX2 with BMI1/2 and LZCNT
 //! and for AVX-512; each copy of the null-window search above it (`null_window.rs`) calls the
 //! copy of its own instruction set, the one [`Isa::detect`] found on the CPU once per solver.
-//! `flips` and the other helpers are inlined into each copy and compiled with its features.
+//! `flips` and the other helpers are inlined into each copy and compiled with its features;
+//! the AVX2 and AVX-512 copies find flips by leading-zero counts (`flips_lzcnt`), which the
+//! baseline has no instruction for.
 //!
 //! No stability cut-off here: it saves nodes and costs more time than they did. From 4
 //! empties on, FFO #40-#59 on one thread took 15.33 G nodes and 1067 s against the baseline
