@@ -2,17 +2,17 @@
 //! symmetries, and the square and OBF notations.
 
 mod bits;
+mod flips;
 mod obf;
 mod perft;
 mod square;
 
 #[cfg(target_arch = "x86_64")]
 pub use bits::legal_moves_avx2;
-pub use bits::{
-    Bits, NEIGHBOURS, apply_symmetry, flips, flips_lzcnt, flips_with, last_flip_count, legal_moves,
-};
+pub use bits::{Bits, apply_symmetry, legal_moves};
 #[cfg(target_arch = "x86_64")]
 pub use bits::{has_avx2, has_bmi2};
+pub use flips::{NEIGHBOURS, flips, flips_lzcnt, flips_with, last_flip_count};
 pub use obf::{ObfError, ObfLine, parse_obf_line};
 pub use perft::{perft, perft_divide};
 pub use square::{Move, MoveParseError, Square};

@@ -69,7 +69,8 @@ macro_rules! null_window_search {
                     tt_move = best;
                 }
                 if n >= ETC_EMPTIES
-                    && let Some(v) = self.transposition_cutoff::<$lzcnt>(player, opponent, moves, alpha, n)
+                    && let Some(v) =
+                        self.transposition_cutoff::<$lzcnt>(player, opponent, moves, alpha, n)
                 {
                     self.stats.ended(Ending::Transposition);
                     return v;
@@ -84,7 +85,10 @@ macro_rules! null_window_search {
                 // The table move first, and the others ordered only if it does not refute the node:
                 // it usually does, and ordering costs every move its flips and its replies.
                 let table_move = (tt_move < 64 && moves & (1u64 << tt_move) != 0)
-                    .then(|| (tt_move, flips_with::<$lzcnt>(player, opponent, usize::from(tt_move))));
+                    .then(|| {
+                        let sq = usize::from(tt_move);
+                        (tt_move, flips_with::<$lzcnt>(player, opponent, sq))
+                    });
                 let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
                 let prefetch = self.child_prefetch(n);
                 // Made only when the table move does not refute the node.
