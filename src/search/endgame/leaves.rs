@@ -21,7 +21,8 @@ use super::ordering::odd_quadrant_squares;
 use crate::board::{Bits, NEIGHBOURS, final_score, flips_with, last_flip_count, legal_moves};
 
 /// The shallow search's three functions under the names given, each with the attributes given
-/// (the instruction set to compile them for).
+/// (the instruction set to compile them for); `$lzcnt` says whether they find flips by
+/// leading-zero counts (`flips_with`).
 macro_rules! shallow_search {
     ($(#[$feature:meta])* $nws:ident, $solve2:ident, $solve1:ident, $lzcnt:literal) => {
         impl Endgame<'_> {

@@ -21,7 +21,8 @@ use crate::board::{final_score, flips_with, legal_moves};
 use crate::search::threads::Deferrer;
 
 /// The null-window search under the name given, with the attributes given (the instruction
-/// set to compile it for), calling the shallow search and move generation named.
+/// set to compile it for), calling the shallow search and move generation named; `$lzcnt`
+/// says whether it finds flips by leading-zero counts (`flips_with`).
 macro_rules! null_window_search {
     ($(#[$feature:meta])* $nws:ident, $shallow:ident, $legal_moves:ident, $lzcnt:literal) => {
         impl Endgame<'_> {
