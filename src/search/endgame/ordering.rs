@@ -208,3 +208,36 @@ fn best_reply_value(state: &FeatureState, player: u64, opponent: u64, replies: u
         .max()
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_move_list_sorts_by_key_then_square_and_keeps_each_moves_flips() {
+        let mut list = MoveList::default();
+        // Keys at both ends of the range, ties, pushed in square order as the solver does.
+        let moves = [
+            (3u8, i32::MAX),
+            (9, 5),
+            (17, -1_000_000),
+            (20, 5),
+            (33, i32::MIN),
+            (40, -7),
+            (63, 5),
+        ];
+        for &(sq, key) in &moves {
+            list.push(sq, u64::from(sq) * 0x0101 + 1, key);
+        }
+        let order: Vec<(u8, u64)> = list_sorted(list);
+        let squares: Vec<u8> = order.iter().map(|&(sq, _)| sq).collect();
+        assert_eq!(squares, [33, 17, 40, 9, 20, 63, 3]);
+        assert!(order.iter().all(|&(sq, f)| f == u64::from(sq) * 0x0101 + 1));
+    }
+
+    fn list_sorted(mut list: MoveList) -> Vec<(u8, u64)> {
+        list.sort();
+        assert_eq!(list.get(list.len), None);
+        list.iter().collect()
+    }
+}
