@@ -1,5 +1,8 @@
 //! The last empties (at `SHALLOW_EMPTIES` and fewer): null-window search in parity order,
 //! without the table or move lists, and the last two empties and the last one solved by hand.
+//! The X- and C-squares of an empty corner come after all the others (each half in parity
+//! order), since they usually give the corner away: FFO #20-#39 71.2 M -> 68.9 M nodes for the
+//! X-squares alone, for 0.995 of the instructions.
 //!
 //! Most of a solve's nodes and time are here, in `flips` and bit counting, which the portable
 //! build (x86-64-v2) compiles for two 64-bit lanes and without BMI. So one macro compiles this
@@ -17,7 +20,7 @@
 //! 35.23 G from 5, 91.5 M and 34.89 G without.
 
 use super::Endgame;
-use super::ordering::odd_quadrant_squares;
+use super::ordering::{odd_quadrant_squares, squares_next_to_empty_corners};
 use crate::board::{Bits, NEIGHBOURS, final_score, flips_with, last_flip_count, legal_moves};
 
 /// The shallow search's three functions under the names given, each with the attributes given
@@ -46,8 +49,12 @@ macro_rules! shallow_search {
                 }
                 self.nodes += 1;
                 let odd = odd_quadrant_squares(empties);
+                let even = empties & !odd;
+                let (x, c) = squares_next_to_empty_corners(empties);
+                let risky = x | c;
                 let mut best = -65;
-                for group in [odd, empties & !odd] {
+                // The squares next to an empty corner last, and in each half parity first.
+                for group in [odd & !risky, even & !risky, odd & risky, even & risky] {
                     for sq in Bits(group) {
                         // No opponent disc around: nothing to flip, and flips cost more than this.
                         if opponent & NEIGHBOURS[sq] == 0 {

@@ -49,9 +49,10 @@
 //!   alpha or below (`cutoffs.rs`, with the enhanced transposition cut-off);
 //! * at [`SHALLOW_EMPTIES`] and fewer, sorting and the table cost more than they save: moves
 //!   are tried in parity order (squares of quadrants with an odd number of empties first,
-//!   since the last move in a region tends to be worth having), and the last two empties and
-//!   the last one are solved by hand without move lists (`solve2`, `solve1`: the last square's
-//!   flips are counted, not made; `leaves.rs`).
+//!   since the last move in a region tends to be worth having), the squares next to an empty
+//!   corner after all others, and the last two empties and the last one are solved by hand
+//!   without move lists (`solve2`, `solve1`: the last square's flips are counted, not made;
+//!   `leaves.rs`).
 //!
 //! **Passes** cost no empties: the side without a move hands the same position over with the
 //! window negated; with no move for either side the game is over and scored.
