@@ -51,7 +51,7 @@ macro_rules! shallow_search {
                 let odd = odd_quadrant_squares(empties);
                 let even = empties & !odd;
                 let (x, c) = squares_next_to_empty_corners(empties);
-                let risky = if n >= rn() { x | c } else { 0 };
+                let risky = x | c;
                 let mut best = -65;
                 // The squares next to an empty corner last, and in each half parity first.
                 for group in [odd & !risky, even & !risky, odd & risky, even & risky] {
@@ -225,9 +225,4 @@ impl Isa {
         }
         Isa::Baseline
     }
-}
-
-fn rn() -> u32 {
-    static K: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *K.get_or_init(|| std::env::var("OE_RN").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
 }
