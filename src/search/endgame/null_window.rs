@@ -92,8 +92,9 @@ macro_rules! null_window_search {
                     });
                 let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
                 let prefetch = self.child_prefetch(n);
-                // Made only when the table move does not refute the node.
-                let mut list: Option<MoveList> = None;
+                // Made only when the table move does not refute the node, from the solver's
+                // spare lists (a fresh one would be a kilobyte to clear at every node).
+                let mut list: Option<Box<MoveList>> = None;
                 let mut next = 0;
                 let mut pending_table = table_move;
                 let mut best = -65;
@@ -106,7 +107,8 @@ macro_rules! null_window_search {
                         Some(t)
                     } else {
                         if list.is_none() {
-                            let list = list.insert(MoveList::default());
+                            let list = list.insert(self.spare_lists.pop().unwrap_or_default());
+                            list.clear();
                             let node = (player, opponent);
                             if n >= SEARCH_ORDER_EMPTIES {
                                 self.order_by_search(node, rest, NO_MOVE, n, list);
@@ -138,6 +140,9 @@ macro_rules! null_window_search {
                         }
                     }
                     refuted += self.nodes - before;
+                }
+                if let Some(list) = list {
+                    self.spare_lists.push(list);
                 }
                 if best > alpha && searched > 1 {
                     self.stats.refuted(n, refuted);

@@ -210,6 +210,12 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// Empties the list for another node (the old entries are never read again).
+    #[inline]
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
     #[inline]
     pub(super) fn push(&mut self, sq: u8, flips: u64, key: i32) {
         let sq = sq & 63;
