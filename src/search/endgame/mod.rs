@@ -3,7 +3,8 @@
 //! **What it computes.** The score of a finished game is the disc difference with the empty
 //! squares given to the winner ([`crate::board::final_score`]); it is always even. The solver
 //! finds it for the side to move, or only its sign (win/draw/loss), by alpha-beta over the
-//! whole remaining tree. All searches are fail-soft: a value outside the window is still a true bound.
+//! whole remaining tree. All searches are fail-soft: a value outside the window is still a
+//! true bound.
 //!
 //! **Windows.** [`Endgame::solve_exact`] does not search the full -64..64 window. It starts
 //! with a window of width 2 around a guess (the searcher's score guess from a short `pattern`

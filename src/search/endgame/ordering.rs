@@ -39,8 +39,8 @@ const DEEP_ORDER_EMPTIES: u32 = 13;
 
 /// At and below this many empties (the sorted nodes just above the shallow search, the most
 /// numerous: about 14% of a solve's time is their own work), "fastest first" counts only the
-/// opponent's replies and quadrant parity. FFO #40-#49: 549.8 M -> 545.9 M nodes; #20-#39 65.02 M -> 64.72 M nodes
-/// and 0.988 of the instructions. The same at 8 empties too: 551.1 M; keeping the corner
+/// opponent's replies and quadrant parity. FFO #40-#49: 549.8 M -> 545.9 M nodes; #20-#39
+/// 65.02 M -> 64.72 M nodes and 0.988 of the instructions. The same at 8 empties too: 551.1 M; keeping the corner
 /// terms at 7: 545.5-548.3 M.
 const REPLIES_ONLY_EMPTIES: u32 = 7;
 
@@ -114,8 +114,9 @@ pub(super) fn order_moves<const LZCNT: bool>(
     list: &mut MoveList,
     prefetch: Option<&TranspositionTable>,
 ) {
-    let odd = odd_quadrant_squares(!(player | opponent));
-    let (risky_x, risky_c) = squares_next_to_empty_corners(!(player | opponent));
+    let empties = !(player | opponent);
+    let odd = odd_quadrant_squares(empties);
+    let (risky_x, risky_c) = squares_next_to_empty_corners(empties);
     // The pattern indices of the node, made once and updated along each move and reply.
     let state = (n > EVAL_ORDER_EMPTIES).then(|| {
         PatternFull.state(&Position::from_player_opponent(
@@ -143,31 +144,25 @@ pub(super) fn order_moves<const LZCNT: bool>(
                 order_view(state, sq, f, np, no)
             };
             view + reply_weight(replies)
-        } else if n <= REPLIES_ONLY_EMPTIES {
-            // Next to the shallow search the other terms cost more than they order.
-            let replies = legal_moves(np, no);
-            let mut key = 32 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            if bit & odd != 0 {
-                key -= 8;
-            }
-            key
         } else {
             let replies = legal_moves(np, no);
-            let empties = !(np | no);
-            let mut key = 32 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
-                + 4 * (neighbours(no) & empties).count_ones() as i32
-                - 4 * corner_anchored(no) as i32;
-            if bit & CORNERS != 0 {
-                key -= 16;
-            }
+            let mut key = 4 * reply_weight(replies);
             if bit & odd != 0 {
                 key -= 8;
             }
-            if bit & risky_x != 0 {
-                key += 16;
-            }
-            if bit & risky_c != 0 {
-                key += 8;
+            // Next to the shallow search the other terms cost more than they order.
+            if n > REPLIES_ONLY_EMPTIES {
+                key += 4 * (neighbours(no) & !(np | no)).count_ones() as i32
+                    - 4 * corner_anchored(no) as i32;
+                if bit & CORNERS != 0 {
+                    key -= 16;
+                }
+                if bit & risky_x != 0 {
+                    key += 16;
+                }
+                if bit & risky_c != 0 {
+                    key += 8;
+                }
             }
             key
         };
