@@ -29,19 +29,20 @@ pub(super) fn reply_weight(replies: u64) -> i32 {
 /// alone...
 const EVAL_ORDER_EMPTIES: u32 = 12;
 /// ... and above this many, that view looks one ply deeper. Nodes of FFO #40-#49 (#20-#39)
-/// for the two thresholds: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13 599.4 M
-/// (71.2 M), FFO #40-#59 13.44 G against 15.38 G; 11/13 583.8 M (68.6 M); 10/12 570.6 M
-/// (66.0 M). 12/13 once took 1.12 of the time of 14/15 (#40-#49), the view's cost not
-/// paid for by the nodes it saves; since the pattern state of a node is built by bit
-/// gathers and the null-window search runs with AVX2/AVX-512, the same time (1.01, paired
-/// runs of #40-#49 and of #20-#39).
-const DEEP_ORDER_EMPTIES: u32 = 13;
+/// for the two thresholds, at the time: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13
+/// 599.4 M (71.2 M); 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). The one-ply view costs
+/// about 6,000 cycles a node at 14-15 empties (a dozen evaluations a move, each a few dozen
+/// weight loads that miss the first-level cache), five times the node's other work; it
+/// saves nodes further down, but on the big trees not their time. Session 22, 12/13 against
+/// 12/15 (paired runs, one core each): FFO #55 5.63 G against 5.85 G nodes, 12/15 0.92-0.95
+/// of the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01; 12/17 (no one-ply view) 598.5 M.
+const DEEP_ORDER_EMPTIES: u32 = 15;
 
 /// At and below this many empties (the sorted nodes just above the shallow search, the most
 /// numerous: about 14% of a solve's time is their own work), "fastest first" counts only the
 /// opponent's replies and quadrant parity. FFO #40-#49: 549.8 M -> 545.9 M nodes; #20-#39
-/// 65.02 M -> 64.72 M nodes and 0.988 of the instructions. The same at 8 empties too: 551.1 M; keeping the corner
-/// terms at 7: 545.5-548.3 M.
+/// 65.02 M -> 64.72 M nodes and 0.988 of the instructions. The same at 8 empties too:
+/// 551.1 M; keeping the corner terms at 7: 545.5-548.3 M.
 const REPLIES_ONLY_EMPTIES: u32 = 7;
 
 /// The four quadrants, for parity ordering.
