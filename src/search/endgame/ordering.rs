@@ -33,9 +33,10 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// 599.4 M (71.2 M); 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). The one-ply view costs
 /// about 6,000 cycles a node at 14-15 empties (a dozen evaluations a move, each a few dozen
 /// weight loads that miss the first-level cache), five times the node's other work; it
-/// saves nodes further down, but on the big trees not their time. Session 22, 12/13 against
-/// 12/15 (paired runs, one core each): FFO #55 5.63 G against 5.85 G nodes, 12/15 0.92-0.95
-/// of the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01; 12/17 (no one-ply view) 598.5 M.
+/// saves nodes further down, but on the big trees not their time. 12/13 against 12/15 in
+/// paired runs, one core each (docs/measurements.md, session 22): FFO #55 5.63 G against
+/// 5.85 G nodes, 12/15 0.92-0.95 of the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01;
+/// 12/17 (no one-ply view) 598.5 M.
 const DEEP_ORDER_EMPTIES: u32 = 15;
 
 /// At and below this many empties (the sorted nodes just above the shallow search, the most
