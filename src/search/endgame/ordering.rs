@@ -31,8 +31,8 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// ... and above this many, that view looks one ply deeper. Nodes of FFO #40-#49 (#20-#39)
 /// for the two thresholds, at the time: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13
 /// 599.4 M (71.2 M); 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). The one-ply view costs
-/// about 6,000 cycles a node at 14-15 empties (a dozen evaluations a move, each a few dozen
-/// weight loads that miss the first-level cache), five times the node's other work; it
+/// about 6,000 cycles a node at 14-15 empties (an evaluation per reply of every move, each a
+/// few dozen weight loads that miss the first-level cache), 2-3 times the node's other work; it
 /// saves nodes further down, but on the big trees not their time. 12/13 against 12/15 in
 /// paired runs, one core each (docs/measurements.md, session 22): FFO #55 5.63 G against
 /// 5.85 G nodes, 12/15 0.92-0.95 of the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01;
