@@ -89,7 +89,7 @@ use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};
 use crate::eval::{Evaluator, PatternFull};
 use leaf_table::LeafTable;
 use leaves::Isa;
-use ordering::{MoveList, ORDER_SCALE, order_moves, reply_weight};
+use ordering::{ChildTable, MoveList, ORDER_SCALE, order_moves, reply_weight};
 pub(crate) use stats::SolveStats;
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
@@ -244,7 +244,7 @@ impl<'a> Endgame<'a> {
                 tt_move,
                 n.max(TT_EMPTIES),
                 &mut list,
-                self.child_prefetch(n),
+                self.child_table(n),
             );
         }
         let mut best = -65;
@@ -336,11 +336,17 @@ impl<'a> Endgame<'a> {
         list.sort();
     }
 
-    /// The table to prefetch the children's entries from while a node of `n` empties orders
-    /// its moves, when the children use the table: the first child's probe then finds its
-    /// entry in the cache.
+    /// The table the children of a node of `n` empties look themselves up in, to prefetch
+    /// their entries from while the node orders its moves: the first child's probe then
+    /// finds its entry in the cache.
     #[inline]
-    fn child_prefetch(&self, n: u32) -> Option<&'a TranspositionTable> {
-        (n > TT_EMPTIES).then_some(self.tt)
+    fn child_table(&self, n: u32) -> ChildTable<'_> {
+        if n > TT_EMPTIES {
+            ChildTable::Shared(self.tt)
+        } else if n > SHALLOW_EMPTIES + 1 {
+            ChildTable::Leaf(&self.leaf_table)
+        } else {
+            ChildTable::None
+        }
     }
 }

@@ -91,7 +91,6 @@ macro_rules! null_window_search {
                         (tt_move, flips_with::<$lzcnt>(player, opponent, sq))
                     });
                 let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
-                let prefetch = self.child_prefetch(n);
                 // Made only when the table move does not refute the node, from the solver's
                 // spare lists (a fresh one would be a kilobyte to clear at every node).
                 let mut list: Option<Box<MoveList>> = None;
@@ -113,7 +112,8 @@ macro_rules! null_window_search {
                             if n >= SEARCH_ORDER_EMPTIES {
                                 self.order_by_search(node, rest, NO_MOVE, n, list);
                             } else {
-                                order_moves::<$lzcnt>(node, rest, NO_MOVE, n, list, prefetch);
+                                let children = self.child_table(n);
+                                order_moves::<$lzcnt>(node, rest, NO_MOVE, n, list, children);
                             }
                         }
                         let move_at = list.as_ref().and_then(|list| list.get(next));

@@ -1,10 +1,34 @@
 //! Move ordering for the endgame solver: which move to try first decides how much of the tree
 //! a cut-off saves. Also the quadrant parity that the last plies play by.
 
+use super::leaf_table::LeafTable;
 use crate::board::{Bits, CORNERS, Color, Position, flips, flips_with, legal_moves};
 use crate::eval::features::FeatureState;
 use crate::eval::{Evaluator, PatternFull};
 use crate::search::tt::TranspositionTable;
+
+/// The table a node's children look themselves up in, so that ordering the node's moves can
+/// bring each child's entry into the cache on the way.
+#[derive(Clone, Copy)]
+pub(super) enum ChildTable<'t> {
+    /// The shared table.
+    Shared(&'t TranspositionTable),
+    /// The thread's own table of the nodes just above the shallow search.
+    Leaf(&'t LeafTable),
+    /// None: the children are in the shallow search.
+    None,
+}
+
+impl ChildTable<'_> {
+    #[inline(always)]
+    fn prefetch(self, player: u64, opponent: u64) {
+        match self {
+            ChildTable::Shared(tt) => tt.prefetch(player, opponent),
+            ChildTable::Leaf(table) => table.prefetch(player, opponent),
+            ChildTable::None => {}
+        }
+    }
+}
 
 /// The evaluator's view of the position `player`/`opponent` reached from the one whose
 /// pattern state is `state` by a move on `sq` flipping `f`, for move ordering: the pattern
@@ -104,8 +128,8 @@ fn corner_anchored(discs: u64) -> u32 {
 /// of a quadrant with an odd number of empties, and penalties for the X- and C-squares of
 /// an empty corner (FFO #40-#49 with the shallow search's order below: 599.4 M -> 549.8 M
 /// nodes; the X-squares alone, 584.5 M; the held corners, 566.8 M); at
-/// [`REPLIES_ONLY_EMPTIES`] only the replies and parity count. With `prefetch`, each
-/// child's table entry is brought into the cache on the way. Always inlined, so that each
+/// [`REPLIES_ONLY_EMPTIES`] only the replies and parity count. Each child's entry in
+/// `children` is brought into the cache on the way. Always inlined, so that each
 /// instruction set's copy of the null-window search (`null_window.rs`) compiles it for its own.
 #[inline(always)]
 pub(super) fn order_moves<const LZCNT: bool>(
@@ -114,7 +138,7 @@ pub(super) fn order_moves<const LZCNT: bool>(
     tt_move: u8,
     n: u32,
     list: &mut MoveList,
-    prefetch: Option<&TranspositionTable>,
+    children: ChildTable,
 ) {
     let empties = !(player | opponent);
     let odd = odd_quadrant_squares(empties);
@@ -131,9 +155,7 @@ pub(super) fn order_moves<const LZCNT: bool>(
         let f = flips_with::<LZCNT>(player, opponent, sq);
         let bit = 1u64 << sq;
         let (np, no) = (opponent & !f, player | f | bit);
-        if let Some(tt) = prefetch {
-            tt.prefetch(np, no);
-        }
+        children.prefetch(np, no);
         let key = if sq as u8 == tt_move {
             -1_000_000
         } else if let Some(state) = &state {

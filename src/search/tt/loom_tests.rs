@@ -121,7 +121,7 @@ fn a_slot_written_with_different_positions_reads_whole_or_misses() {
 /// A table of one bucket: every position lands in it.
 fn one_bucket() -> TranspositionTable {
     TranspositionTable {
-        slots: vec![Slot::default(), Slot::default()],
+        buckets: vec![Bucket::default()],
         mask: 0,
         age: AtomicU8::new(1),
     }
