@@ -11,6 +11,8 @@
 //! of them. It belongs to one thread and one solve, is direct-mapped and always replaces; its
 //! results are exact in every pre-search, since nothing is cut this near the end.
 
+use crate::search::tt::prefetch_line;
+
 /// One position's bounds and best move. Aligned to 32 bytes, so that no slot straddles two
 /// cache lines and one prefetch brings a whole slot.
 #[derive(Clone, Copy, Default)]
@@ -57,15 +59,7 @@ impl LeafTable {
     /// moves before it searches them, time enough for the slot to arrive).
     #[inline]
     pub(super) fn prefetch(&self, player: u64, opponent: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot = std::ptr::from_ref(&self.slots[Self::index(player, opponent)]);
-            // SAFETY: a prefetch only hints the cache and never faults; the address is a slot's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (player, opponent);
+        prefetch_line(&self.slots[Self::index(player, opponent)]);
     }
 
     /// The entry for the position, if it is there. An empty slot (both boards 0) matches no
