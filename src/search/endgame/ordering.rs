@@ -67,7 +67,9 @@ const DEEP_ORDER_EMPTIES: u32 = 15;
 /// numerous: about 14% of a solve's time is their own work), "fastest first" counts only the
 /// opponent's replies and quadrant parity. FFO #40-#49: 549.8 M -> 545.9 M nodes; #20-#39
 /// 65.02 M -> 64.72 M nodes and 0.988 of the instructions. The same at 8 empties too:
-/// 551.1 M; keeping the corner terms at 7: 545.5-548.3 M.
+/// 551.1 M; keeping the corner terms at 7: 545.5-548.3 M. Measured when the shallow search
+/// ran up to 6 empties; with it up to 4 (397.6 M nodes), the full terms down to 7, 6 and 5
+/// empties gave 392.4, 389.8 and 391.0 M: too little to pay for their work at these nodes.
 const REPLIES_ONLY_EMPTIES: u32 = 7;
 
 /// The four quadrants, for parity ordering.

@@ -3,7 +3,7 @@
 //! that predict cuts), and how its null-window nodes ended. A change to the solver changes
 //! the node count; these say where the tree grew or shrank and which rule did it.
 //!
-//! The counts are plain additions on the solver's own state (a few per node of 7 or more
+//! The counts are plain additions on the solver's own state (a few per node of 5 or more
 //! empties, none in the shallow search where most nodes are), so they cost no measurable time
 //! and are kept in every build; only their printing waits for the log level.
 
@@ -53,7 +53,15 @@ impl Ending {
 }
 
 /// The brackets of empties the log groups nodes by (the last runs to 60).
-const BRACKETS: [(usize, usize); 6] = [(7, 10), (11, 14), (15, 18), (19, 22), (23, 26), (27, 60)];
+const BRACKETS: [(usize, usize); 7] = [
+    (5, 6),
+    (7, 10),
+    (11, 14),
+    (15, 18),
+    (19, 22),
+    (23, 26),
+    (27, 60),
+];
 
 /// The counts of one solve (or of one thread of it; threads' counts add up).
 #[derive(Clone, Debug, PartialEq)]
@@ -174,9 +182,10 @@ impl SolveStats {
             .collect();
         vec![
             format!(
-                "solve: {} nodes: shallow (6 empties or fewer) {} ({:.1}%), ordering searches {} \
+                "solve: {} nodes: shallow ({} empties or fewer) {} ({:.1}%), ordering searches {} \
                  ({:.1}%), probcut searches {} ({:.1}%)",
                 self.nodes,
+                super::SHALLOW_EMPTIES,
                 self.shallow_nodes(),
                 share(self.shallow_nodes()),
                 self.ordering_nodes,
@@ -225,7 +234,7 @@ mod tests {
         assert!(lines.contains("19-22 2 (1.3%)"), "{lines}");
         assert!(lines.contains("first move 1 (50.0%)"), "{lines}");
         assert!(
-            lines.contains("empties: 7-10 0 (0.0%), 11-14 40 (26.7%)"),
+            lines.contains("empties: 5-6 0 (0.0%), 7-10 0 (0.0%), 11-14 40 (26.7%)"),
             "{lines}"
         );
     }
