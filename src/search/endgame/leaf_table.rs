@@ -1,4 +1,4 @@
-//! A small table of its own for the solver's nodes just above the shallow search (5 to 8
+//! A small table of its own for the solver's nodes just above the shallow search (6 to 8
 //! empties), where the shared table costs more than it saves.
 //!
 //! Transpositions are as common near the leaves as anywhere: two move orders that reach the

@@ -14,7 +14,7 @@
 //! baseline has no instruction for.
 //!
 //! No stability cut-off here: it saves nodes and costs more time than they did (measured
-//! when this search ran up to 6 empties; the nodes of 5 and 6 empties now try it). From 4
+//! when this search ran up to 6 empties; the nodes of 6 empties now try it). From 4
 //! empties on, FFO #40-#59 on one thread took 15.33 G nodes and 1067 s against the baseline
 //! d2ced72's 17.00 G and 1006 s (side by side); FFO #20-#39 by callgrind (instructions,
 //! exact on any machine): 85.5 M nodes and 35.81 G instructions from 4 empties, 88.2 M and

@@ -48,7 +48,7 @@
 //! * above [`SHALLOW_EMPTIES`] a null-window node may stop at once when the opponent's stable
 //!   discs ([`stable_discs`](super::stability::stable_discs)) already hold the score to
 //!   alpha or below (`cutoffs.rs`, with the enhanced transposition cut-off);
-//! * at [`SHALLOW_EMPTIES`] (4) and fewer, sorting and the table cost more than they save: moves
+//! * at [`SHALLOW_EMPTIES`] (5) and fewer, sorting and the table cost more than they save: moves
 //!   are tried in parity order (squares of quadrants with an odd number of empties first,
 //!   since the last move in a region tends to be worth having), the squares next to an empty
 //!   corner after all others, and the last two empties and the last one are solved by hand
@@ -93,12 +93,13 @@ use ordering::{ChildTable, MoveList, ORDER_SCALE, order_moves, reply_weight};
 pub(crate) use stats::SolveStats;
 
 /// At and below this many empties, moves are tried in parity order without sorting or the table.
-/// With 6 (until session 24), FFO #40-#49 took 570.5 M nodes; with 5, 474.0 M; with 4, 397.6 M
-/// (FFO #20-#39 67.5 M -> 51.9 M) in about the same time (the nodes of 5 and 6 empties sort
-/// their moves fastest first, look themselves up in the own table and try the stability
-/// cut-off: without the table at 5 empties 424.7 M, without the cut-off 440.4 M); with 3,
-/// 327.7 M and more time.
-const SHALLOW_EMPTIES: u32 = 4;
+/// Nodes above it sort their moves fastest first, look themselves up in the own table and try
+/// the stability cut-off. FFO #40-#49 nodes (#20-#39 nodes, callgrind instructions): with 6
+/// (until session 24) 570.5 M (67.5 M, 23.65 G); with 5 474.0 M (59.0 M, 24.80 G); with 4
+/// 397.6 M (51.9 M, 27.27 G), even in time on the big trees but 11% slower on #20-#39, the
+/// size of the solves in games; with 3, 327.7 M. FFO #40-#59 with 5: 11.11 G nodes (12.84 G
+/// with 6), 1.02 of d2ced72's time beside it (docs/measurements.md, session 24).
+const SHALLOW_EMPTIES: u32 = 5;
 /// At and above this many empties, nodes use the transposition table. With 9 and
 /// [`ETC_EMPTIES`] 11, FFO #40-#49 takes 831 M nodes against 890 M with 10 and 12, 2-3% less
 /// time (the children's entries prefetched); 8 and 11 save more nodes (781 M), not time.

@@ -3,7 +3,7 @@
 //! that predict cuts), and how its null-window nodes ended. A change to the solver changes
 //! the node count; these say where the tree grew or shrank and which rule did it.
 //!
-//! The counts are plain additions on the solver's own state (a few per node of 5 or more
+//! The counts are plain additions on the solver's own state (a few per node of 6 or more
 //! empties, none in the shallow search where most nodes are), so they cost no measurable time
 //! and are kept in every build; only their printing waits for the log level.
 
@@ -54,7 +54,7 @@ impl Ending {
 
 /// The brackets of empties the log groups nodes by (the last runs to 60).
 const BRACKETS: [(usize, usize); 7] = [
-    (5, 6),
+    (6, 6),
     (7, 10),
     (11, 14),
     (15, 18),
@@ -163,6 +163,8 @@ impl SolveStats {
                     let count: u64 = counts[low..=high].iter().sum();
                     let name = if high == 60 {
                         format!("{low}+")
+                    } else if high == low {
+                        format!("{low}")
                     } else {
                         format!("{low}-{high}")
                     };
@@ -234,7 +236,7 @@ mod tests {
         assert!(lines.contains("19-22 2 (1.3%)"), "{lines}");
         assert!(lines.contains("first move 1 (50.0%)"), "{lines}");
         assert!(
-            lines.contains("empties: 5-6 0 (0.0%), 7-10 0 (0.0%), 11-14 40 (26.7%)"),
+            lines.contains("empties: 6 0 (0.0%), 7-10 0 (0.0%), 11-14 40 (26.7%)"),
             "{lines}"
         );
     }
