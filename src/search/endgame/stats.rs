@@ -52,9 +52,14 @@ impl Ending {
     }
 }
 
-/// The brackets of empties the log groups nodes by (the last runs to 60).
+/// The fewest empties a node of the exact search (above the shallow search) has.
+const FIRST_COUNTED: usize = super::SHALLOW_EMPTIES as usize + 1;
+const _: () = assert!(FIRST_COUNTED <= 6, "the first bracket would be empty");
+
+/// The brackets of empties the log groups nodes by (the first starts where the shallow search
+/// ends, the last runs to 60).
 const BRACKETS: [(usize, usize); 7] = [
-    (6, 6),
+    (FIRST_COUNTED, 6),
     (7, 10),
     (11, 14),
     (15, 18),
