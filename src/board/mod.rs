@@ -12,7 +12,9 @@ pub use bits::legal_moves_avx2;
 pub use bits::{Bits, apply_symmetry, legal_moves};
 #[cfg(target_arch = "x86_64")]
 pub use bits::{has_avx2, has_bmi2};
-pub use flips::{NEIGHBOURS, flips, flips_lzcnt, flips_with, last_flip_count};
+pub use flips::{NEIGHBOURS, flips, last_flip_count};
+#[cfg(target_arch = "x86_64")]
+pub use flips::{flips_avx2, flips_avx512};
 pub use obf::{ObfError, ObfLine, parse_obf_line};
 pub use perft::{perft, perft_divide};
 pub use square::{Move, MoveParseError, Square};

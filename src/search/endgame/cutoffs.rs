@@ -2,7 +2,7 @@
 //! already answers it, and the opponent's stable discs.
 
 use super::{Endgame, MAX_MOVES};
-use crate::board::{Bits, flips_with};
+use crate::board::Bits;
 use crate::search::stability::stable_discs;
 use crate::search::tt::KIND_ENDGAME;
 
@@ -11,20 +11,21 @@ impl Endgame<'_> {
     /// value above `alpha` ends the node before any move is searched. Always inlined, so that
     /// each instruction set's copy of the null-window search compiles its flips.
     #[inline(always)]
-    pub(super) fn transposition_cutoff<const LZCNT: bool>(
+    pub(super) fn transposition_cutoff(
         &self,
         player: u64,
         opponent: u64,
         moves: u64,
         alpha: i32,
         n: u32,
+        flips: impl Fn(u64, u64, usize) -> u64,
     ) -> Option<i32> {
         let child_depth = self.table_depth(n - 1);
         // All the children's buckets are asked for first, so that their memory reads overlap.
         let mut children = [(0u64, 0u64); MAX_MOVES];
         let mut count = 0;
         for sq in Bits(moves).take(MAX_MOVES) {
-            let f = flips_with::<LZCNT>(player, opponent, sq);
+            let f = flips(player, opponent, sq);
             let child = (opponent & !f, player | f | (1u64 << sq));
             self.tt.prefetch(child.0, child.1);
             children[count] = child;

@@ -10,8 +10,8 @@
 //! and for AVX-512; each copy of the null-window search above it (`null_window.rs`) calls the
 //! copy of its own instruction set, the one [`Isa::detect`] found on the CPU once per solver.
 //! `flips` and the other helpers are inlined into each copy and compiled with its features;
-//! the AVX2 and AVX-512 copies find flips by leading-zero counts (`flips_lzcnt`), which the
-//! baseline has no instruction for.
+//! the AVX2 and AVX-512 copies find flips in vector registers (`flips_avx2`, `flips_avx512`),
+//! which the baseline has no instructions for.
 //!
 //! No stability cut-off here: it saves nodes and costs more time than they did (measured
 //! when this search ran up to 6 empties; the nodes of 6 empties now try it). From 4
@@ -22,13 +22,15 @@
 
 use super::Endgame;
 use super::ordering::{odd_quadrant_squares, squares_next_to_empty_corners};
-use crate::board::{Bits, NEIGHBOURS, final_score, flips_with, last_flip_count, legal_moves};
+use crate::board::{Bits, NEIGHBOURS, final_score, flips, last_flip_count, legal_moves};
+#[cfg(target_arch = "x86_64")]
+use crate::board::{flips_avx2, flips_avx512};
 
 /// The shallow search's three functions under the names given, each with the attributes given
-/// (the instruction set to compile them for); `$lzcnt` says whether they find flips by
-/// leading-zero counts (`flips_with`).
+/// (the instruction set to compile them for), finding flips with the function `$flips`
+/// (compiled for the same instructions).
 macro_rules! shallow_search {
-    ($(#[$feature:meta])* $nws:ident, $solve2:ident, $solve1:ident, $lzcnt:literal) => {
+    ($(#[$feature:meta])* $nws:ident, $solve2:ident, $solve1:ident, $flips:ident) => {
         impl Endgame<'_> {
             /// Null-window search with few empties: is the value above `alpha`? Fail-soft.
             $(#[$feature])*
@@ -61,7 +63,7 @@ macro_rules! shallow_search {
                         if opponent & NEIGHBOURS[sq] == 0 {
                             continue;
                         }
-                        let f = flips_with::<$lzcnt>(player, opponent, sq);
+                        let f = $flips(player, opponent, sq);
                         if f == 0 {
                             continue;
                         }
@@ -101,14 +103,14 @@ macro_rules! shallow_search {
                 self.nodes += 1;
                 let (bit_a, bit_b) = (1u64 << a, 1u64 << b);
                 let mut best = -65;
-                let f = flips_with::<$lzcnt>(player, opponent, a);
+                let f = $flips(player, opponent, a);
                 if f != 0 {
                     best = -self.$solve1(opponent & !f, player | f | bit_a, b);
                     if best > alpha {
                         return best;
                     }
                 }
-                let f = flips_with::<$lzcnt>(player, opponent, b);
+                let f = $flips(player, opponent, b);
                 if f != 0 {
                     return best.max(-self.$solve1(opponent & !f, player | f | bit_b, a));
                 }
@@ -118,14 +120,14 @@ macro_rules! shallow_search {
                 // The side to move passes: the opponent tries both squares the same way.
                 self.nodes += 1;
                 let mut theirs = -65;
-                let f = flips_with::<$lzcnt>(opponent, player, a);
+                let f = $flips(opponent, player, a);
                 if f != 0 {
                     theirs = -self.$solve1(player & !f, opponent | f | bit_a, b);
                     if -theirs <= alpha {
                         return -theirs;
                     }
                 }
-                let f = flips_with::<$lzcnt>(opponent, player, b);
+                let f = $flips(opponent, player, b);
                 if f != 0 {
                     theirs = theirs.max(-self.$solve1(player & !f, opponent | f | bit_b, a));
                 }
@@ -164,7 +166,7 @@ shallow_search!(
     nws_shallow_baseline,
     solve2_baseline,
     solve1_baseline,
-    false
+    flips
 );
 #[cfg(target_arch = "x86_64")]
 shallow_search!(
@@ -172,7 +174,7 @@ shallow_search!(
     nws_shallow_avx2,
     solve2_avx2,
     solve1_avx2,
-    true
+    flips_avx2
 );
 #[cfg(target_arch = "x86_64")]
 shallow_search!(
@@ -182,7 +184,7 @@ shallow_search!(
     nws_shallow_avx512,
     solve2_avx512,
     solve1_avx512,
-    true
+    flips_avx512
 );
 
 /// The instruction sets the solver's searches are compiled for.

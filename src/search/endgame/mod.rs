@@ -244,13 +244,14 @@ impl<'a> Endgame<'a> {
         if n >= SEARCH_ORDER_EMPTIES {
             self.order_by_search((player, opponent), moves, tt_move, n, &mut list);
         } else {
-            order_moves::<false>(
+            order_moves(
                 (player, opponent),
                 moves,
                 tt_move,
                 n.max(TT_EMPTIES),
                 &mut list,
                 self.child_table(n),
+                flips,
             );
         }
         let mut best = -65;

@@ -2,7 +2,7 @@
 //! a cut-off saves. Also the quadrant parity that the last plies play by.
 
 use super::leaf_table::LeafTable;
-use crate::board::{Bits, CORNERS, Color, Position, flips, flips_with, legal_moves};
+use crate::board::{Bits, CORNERS, Color, Position, flips, legal_moves};
 use crate::eval::features::FeatureState;
 use crate::eval::{Evaluator, PatternFull};
 use crate::search::tt::TranspositionTable;
@@ -72,23 +72,18 @@ const DEEP_ORDER_EMPTIES: u32 = 15;
 /// empties gave 392.4, 389.8 and 391.0 M: too little to pay for their work at these nodes.
 const REPLIES_ONLY_EMPTIES: u32 = 7;
 
-/// The four quadrants, for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
-/// Squares of `empties` that lie in quadrants holding an odd number of empties.
+/// Squares of `empties` that lie in quadrants holding an odd number of empties. Branch-free:
+/// the parity of each row's half folds into its lowest bit, the four rows of a quadrant fold
+/// into its corner's bit, and one multiplication spreads each quadrant's bit over its 16
+/// squares (a loop of four population counts before: 2.4% of a solve's instructions).
 #[inline]
 pub(super) fn odd_quadrant_squares(empties: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
-    }
+    let mut t = empties ^ (empties >> 2);
+    t ^= t >> 1;
+    t ^= t >> 8;
+    t ^= t >> 16;
+    // Bits 0, 4, 32 and 36 now hold the parities of the quadrants at A1, E1, A5 and E5.
+    let odd = (t & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F);
     empties & odd
 }
 
@@ -134,13 +129,14 @@ fn corner_anchored(discs: u64) -> u32 {
 /// `children` is brought into the cache on the way. Always inlined, so that each
 /// instruction set's copy of the null-window search (`null_window.rs`) compiles it for its own.
 #[inline(always)]
-pub(super) fn order_moves<const LZCNT: bool>(
+pub(super) fn order_moves(
     (player, opponent): (u64, u64),
     moves: u64,
     tt_move: u8,
     n: u32,
     list: &mut MoveList,
     children: ChildTable,
+    flips_of: impl Fn(u64, u64, usize) -> u64,
 ) {
     let empties = !(player | opponent);
     let odd = odd_quadrant_squares(empties);
@@ -154,7 +150,7 @@ pub(super) fn order_moves<const LZCNT: bool>(
         ))
     });
     for sq in Bits(moves) {
-        let f = flips_with::<LZCNT>(player, opponent, sq);
+        let f = flips_of(player, opponent, sq);
         let bit = 1u64 << sq;
         let (np, no) = (opponent & !f, player | f | bit);
         children.prefetch(np, no);
@@ -172,29 +168,45 @@ pub(super) fn order_moves<const LZCNT: bool>(
             view + reply_weight(replies)
         } else {
             let replies = legal_moves(np, no);
-            let mut key = 4 * reply_weight(replies);
-            if bit & odd != 0 {
-                key -= 8;
-            }
-            // Next to the shallow search the other terms cost more than they order.
-            if n > REPLIES_ONLY_EMPTIES {
-                key += 4 * (neighbours(no) & !(np | no)).count_ones() as i32
-                    - 4 * corner_anchored(no) as i32;
-                if bit & CORNERS != 0 {
-                    key -= 16;
-                }
-                if bit & risky_x != 0 {
-                    key += 16;
-                }
-                if bit & risky_c != 0 {
-                    key += 8;
-                }
-            }
-            key
+            fastest_first_key((np, no), replies, bit, n, odd, (risky_x, risky_c))
         };
         list.push(sq as u8, f, key);
     }
     list.sort();
+}
+
+/// The "fastest first" sort key (lowest first) of the move on `bit` that leaves the opponent
+/// to move in `(np, no)` (opponent, mover) with `replies`, at a node of `n` empties whose
+/// squares in odd quadrants are `odd` and whose X- and C-squares next to an empty corner are
+/// `risky`: what [`order_moves`] weighs below [`EVAL_ORDER_EMPTIES`].
+#[inline(always)]
+pub(super) fn fastest_first_key(
+    (np, no): (u64, u64),
+    replies: u64,
+    bit: u64,
+    n: u32,
+    odd: u64,
+    (risky_x, risky_c): (u64, u64),
+) -> i32 {
+    let mut key = 4 * reply_weight(replies);
+    if bit & odd != 0 {
+        key -= 8;
+    }
+    // Next to the shallow search the other terms cost more than they order.
+    if n > REPLIES_ONLY_EMPTIES {
+        key +=
+            4 * (neighbours(no) & !(np | no)).count_ones() as i32 - 4 * corner_anchored(no) as i32;
+        if bit & CORNERS != 0 {
+            key -= 16;
+        }
+        if bit & risky_x != 0 {
+            key += 16;
+        }
+        if bit & risky_c != 0 {
+            key += 8;
+        }
+    }
+    key
 }
 
 /// The squares next to any square of `b`, in the eight directions.
@@ -295,6 +307,31 @@ fn best_reply_value(state: &FeatureState, player: u64, opponent: u64, replies: u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fold gives what counting each quadrant's empties gives, on random boards.
+    #[test]
+    fn odd_quadrants_match_counting() {
+        let quadrants = [
+            0x0000_0000_0F0F_0F0Fu64,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let empties = x & (x >> 3);
+            let counted = quadrants
+                .iter()
+                .filter(|&&q| (empties & q).count_ones() % 2 == 1)
+                .fold(0, |odd, &q| odd | (empties & q));
+            assert_eq!(odd_quadrant_squares(empties), counted, "{empties:#x}");
+        }
+        assert_eq!(odd_quadrant_squares(1 << 63), 1 << 63);
+        assert_eq!(odd_quadrant_squares(!0), 0);
+    }
 
     #[test]
     fn the_move_list_sorts_by_key_then_square_and_keeps_each_moves_flips() {

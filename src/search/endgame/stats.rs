@@ -131,13 +131,21 @@ impl SolveStats {
         self.endings[ending as usize] += 1;
     }
 
-    /// A null-window node of `n` empties spent `nodes` on moves that failed before a later
-    /// move cut it.
+    /// A null-window node of `n` empties searched `searched` moves and was cut (`cut`) or
+    /// not; `refuted` nodes went to the moves that failed before the one that cut.
     #[inline]
-    pub fn refuted(&mut self, n: u32, nodes: u64) {
-        if let Some(count) = self.refuted.get_mut(n as usize) {
-            *count += nodes;
+    pub fn searched(&mut self, n: u32, cut: bool, searched: u32, refuted: u64) {
+        if cut
+            && searched > 1
+            && let Some(count) = self.refuted.get_mut(n as usize)
+        {
+            *count += refuted;
         }
+        self.ended(match searched {
+            _ if !cut => Ending::AllMoves,
+            1 => Ending::FirstMove,
+            _ => Ending::LaterMove,
+        });
     }
 
     /// How a null-window node ended `ending` times.
@@ -225,7 +233,8 @@ mod tests {
         main.node(7);
         main.ended(Ending::Table);
         main.ordering_nodes = 5;
-        main.refuted(12, 40);
+        // Cut by its third move, after 40 nodes on the first two.
+        main.searched(12, true, 3, 40);
         main.nodes = 100;
         let mut helper = SolveStats::default();
         helper.node(20);
@@ -237,9 +246,10 @@ mod tests {
         assert_eq!(main.shallow_nodes(), 150 - 3 - 5 - 3);
         assert_eq!(main.endings(Ending::Table), 1);
         assert_eq!(main.endings(Ending::FirstMove), 1);
+        assert_eq!(main.endings(Ending::LaterMove), 1);
         let lines = main.lines().join("\n");
         assert!(lines.contains("19-22 2 (1.3%)"), "{lines}");
-        assert!(lines.contains("first move 1 (50.0%)"), "{lines}");
+        assert!(lines.contains("first move 1 (33.3%)"), "{lines}");
         assert!(
             lines.contains("empties: 6 0 (0.0%), 7-10 0 (0.0%), 11-14 40 (26.7%)"),
             "{lines}"
