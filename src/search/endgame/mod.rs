@@ -34,7 +34,7 @@
 //! **By depth.** What a node does depends on its number of empties `n`:
 //! * from [`SEARCH_ORDER_EMPTIES`] (18) empties on, moves are ordered by a `pattern-full`
 //!   midgame search of each child, 2 plies deep and one more every 4 further empties (FFO #55:
-//!   7.8 G nodes instead of 12.7 G); above 15 empties by a one-ply search of the reply, above 12
+//!   7.8 G nodes instead of 12.7 G); above 15 empties by a one-ply search of the reply, above 14
 //!   by the `pattern-full` view of the position after the move; below that "fastest first": the
 //!   move that leaves the opponent fewest replies, with corners, quadrant parity and the
 //!   opponent's potential mobility as tie-breaks (`ordering.rs`). The table move goes first,

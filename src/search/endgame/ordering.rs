@@ -50,10 +50,13 @@ pub(super) fn reply_weight(replies: u64) -> i32 {
 }
 
 /// Above this many empties, moves are sorted with the pattern evaluator's view, not mobility
-/// alone...
-const EVAL_ORDER_EMPTIES: u32 = 12;
-/// ... and above this many, that view looks one ply deeper. Nodes of FFO #40-#49 (#20-#39)
-/// for the two thresholds, at the time: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13
+/// alone... 12 until session 25; once flips were found in vector registers, "fastest first"
+/// got cheap enough to order 13 and 14 empties too: FFO #53 1008.2 M -> 1073.1 M nodes but
+/// 0.90-0.91 of the time, #40-#49 474.0 M -> 501.2 M and 0.86-0.92 (paired runs, one core
+/// each); 15 gave 1124.9 M and 526.4 M nodes, 1.01-1.04 and 0.94-0.98 of 14's time.
+const EVAL_ORDER_EMPTIES: u32 = 14;
+/// ... and above this many, that view looks one ply deeper (now at 15 empties only). Nodes of
+/// FFO #40-#49 (#20-#39) for the two thresholds, at the time: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13
 /// 599.4 M (71.2 M); 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). The one-ply view costs
 /// about 6,000 cycles a node at 14-15 empties (an evaluation per reply of every move, each a
 /// few dozen weight loads that miss the first-level cache), 2-3 times the node's other work; it
