@@ -53,17 +53,20 @@ pub(super) fn reply_weight(replies: u64) -> i32 {
 /// alone... 12 until session 25; once flips were found in vector registers, "fastest first"
 /// got cheap enough to order 13 and 14 empties too: FFO #53 1008.2 M -> 1073.1 M nodes but
 /// 0.90-0.91 of the time, #40-#49 474.0 M -> 501.2 M and 0.86-0.92 (paired runs, one core
-/// each); 15 gave 1124.9 M and 526.4 M nodes, 1.01-1.04 and 0.94-0.98 of 14's time.
+/// each); 15 gave 1124.9 M and 526.4 M nodes, 1.01-1.04 and 0.94-0.98 of 14's time. The whole
+/// of FFO #40-#59 with 14: 11.82 G nodes (11.11 G with 12), 0.758 of d2ced72's time beside it.
 const EVAL_ORDER_EMPTIES: u32 = 14;
-/// ... and above this many, that view looks one ply deeper (now at 15 empties only). Nodes of
-/// FFO #40-#49 (#20-#39) for the two thresholds, at the time: 14/15 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13
-/// 599.4 M (71.2 M); 11/13 583.8 M (68.6 M); 10/12 570.6 M (66.0 M). The one-ply view costs
-/// about 6,000 cycles a node at 14-15 empties (an evaluation per reply of every move, each a
-/// few dozen weight loads that miss the first-level cache), 2-3 times the node's other work; it
-/// saves nodes further down, but on the big trees not their time. 12/13 against 12/15 in
-/// paired runs, one core each (docs/measurements.md, session 22): FFO #55 5.63 G against
-/// 5.85 G nodes, 12/15 0.92-0.95 of the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01;
-/// 12/17 (no one-ply view) 598.5 M.
+/// ... and above this many (16 and 17 empties, below the ordering searches), that view looks
+/// one ply deeper. Nodes of FFO #40-#49 (#20-#39) for the two thresholds, at the time: 14/15
+/// 682.6 M (83.1 M); 12/15 625.4 M (74.2 M); 12/13 599.4 M (71.2 M); 11/13 583.8 M (68.6 M);
+/// 10/12 570.6 M (66.0 M). The one-ply view costs about 6,000 cycles a node at 14-15 empties
+/// (an evaluation per reply of every move, each a few dozen weight loads that miss the
+/// first-level cache), 2-3 times the node's other work; it saves nodes further down, but on
+/// the big trees not their time. 12/13 against 12/15 in paired runs, one core each
+/// (docs/measurements.md, session 22): FFO #55 5.63 G against 5.85 G nodes, 12/15 0.92-0.95 of
+/// the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01; 12/17 (no one-ply view) 598.5 M.
+/// 14/17 in session 26: FFO #40-#49 and #53 5.1% more nodes for 0.94-1.00 of the time, and
+/// the whole #40-#59 would pass the 12.0 G nodes of issue 37's target.
 const DEEP_ORDER_EMPTIES: u32 = 15;
 
 /// At and below this many empties (the sorted nodes just above the shallow search, the most
