@@ -328,9 +328,24 @@ impl Endgame<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::endgame::test_positions::{Xorshift, negamax, random_position};
+    use crate::search::endgame::stats::Ending;
+    use crate::search::endgame::test_positions::{Xorshift, alpha_beta, negamax, random_position};
     use crate::search::limits::{Limits, Stopper};
     use crate::search::tt::TranspositionTable;
+
+    /// `v`, a null-window search's answer at `alpha` (`at` says where), is right for the
+    /// value `exact`: on the right side of `alpha`, and a true bound (fail-soft).
+    fn assert_fail_soft_answer(v: i32, alpha: i32, exact: i32, at: &str) {
+        assert_eq!(v > alpha, exact > alpha, "{at}");
+        assert!(
+            v <= alpha || v <= exact,
+            "fail-high bound {v} above {exact}, {at}"
+        );
+        assert!(
+            v > alpha || v >= exact,
+            "fail-low bound {v} below {exact}, {at}"
+        );
+    }
 
     /// Every copy of the null-window search (and so of the shallow search below it) this CPU
     /// runs answers every window as plain negamax does, and visits the same nodes as the
@@ -352,21 +367,38 @@ mod tests {
                     let mut solver = Endgame::new(&tt, &mut stopper, None);
                     solver.isa = isa;
                     let v = solver.nws(player, opponent, alpha, n);
-                    assert_eq!(
-                        v > alpha,
-                        exact > alpha,
-                        "{isa:?}, alpha {alpha}, {player:#x} {opponent:#x}"
-                    );
-                    assert!(
-                        v <= alpha || v <= exact,
-                        "fail-high bound {v} above {exact}"
-                    );
-                    assert!(v > alpha || v >= exact, "fail-low bound {v} below {exact}");
+                    let at = format!("{isa:?}, alpha {alpha}, {player:#x} {opponent:#x}");
+                    assert_fail_soft_answer(v, alpha, exact, &at);
                     assert_eq!(*nodes.get_or_insert(solver.nodes), solver.nodes, "{isa:?}");
                 }
             }
             checked[n.min(9) as usize] += 1;
         }
         assert!(checked[1..].iter().all(|&n| n > 30), "{checked:?}");
+    }
+
+    /// The enhanced transposition cut-off (a child's table entry that answers the node) never
+    /// changes a value: positions of 11 to 13 empties from random games, each asked every
+    /// window near its value twice by one solver, so that the second round finds the first
+    /// one's entries; each answer agrees with plain alpha-beta, and cut-offs did happen.
+    #[test]
+    fn the_table_cutoffs_never_change_a_value() {
+        let mut rng = Xorshift::new(0x5851_F42D_4C95_7F2D);
+        let mut cutoffs = 0;
+        for game in 0..18 {
+            let (player, opponent) = random_position(&mut rng, 11 + game % 3);
+            let n = (!(player | opponent)).count_ones();
+            let exact = alpha_beta(player, opponent, -65, 65);
+            let tt = TranspositionTable::new(4);
+            let mut stopper = Stopper::new(&Limits::none());
+            let mut solver = Endgame::new(&tt, &mut stopper, None);
+            for alpha in [exact - 3, exact - 1, exact, exact + 1, exact - 2, exact + 2].repeat(2) {
+                let v = solver.nws(player, opponent, alpha, n);
+                let at = format!("alpha {alpha}, {player:#x} {opponent:#x}");
+                assert_fail_soft_answer(v, alpha, exact, &at);
+            }
+            cutoffs += solver.stats.endings(Ending::Transposition);
+        }
+        assert!(cutoffs > 0, "no cut-off by a child's entry");
     }
 }

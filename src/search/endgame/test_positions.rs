@@ -57,3 +57,24 @@ pub(super) fn negamax(player: u64, opponent: u64) -> i32 {
         .max()
         .expect("a move")
 }
+
+/// Plain fail-hard alpha-beta, no table and no ordering: is the value of `player` to move
+/// within `alpha..beta`, and if not, which bound holds. Fast enough for a dozen empties.
+pub(super) fn alpha_beta(player: u64, opponent: u64, mut alpha: i32, beta: i32) -> i32 {
+    let moves = legal_moves(player, opponent);
+    if moves == 0 {
+        if legal_moves(opponent, player) == 0 {
+            return final_score(player, opponent).clamp(alpha, beta);
+        }
+        return -alpha_beta(opponent, player, -beta, -alpha);
+    }
+    for sq in Bits(moves) {
+        let f = flips(player, opponent, sq);
+        let v = -alpha_beta(opponent & !f, player | f | (1u64 << sq), -beta, -alpha);
+        if v >= beta {
+            return beta;
+        }
+        alpha = alpha.max(v);
+    }
+    alpha
+}
