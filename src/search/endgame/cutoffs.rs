@@ -8,17 +8,18 @@ use crate::search::tt::KIND_ENDGAME;
 
 impl Endgame<'_> {
     /// Enhanced transposition cut-off: a child whose stored upper bound already proves the
-    /// value above `alpha` ends the node before any move is searched. Always inlined, so that
-    /// each instruction set's copy of the null-window search compiles its flips.
+    /// value above `alpha` ends the node before any move is searched. Each move's flips are
+    /// left in `flips_by_square` for the node's own moves. Always inlined, so that each
+    /// instruction set's copy of the null-window search compiles its flips.
     #[inline(always)]
     pub(super) fn transposition_cutoff(
         &self,
-        player: u64,
-        opponent: u64,
+        (player, opponent): (u64, u64),
         moves: u64,
         alpha: i32,
         n: u32,
         flips: impl Fn(u64, u64, usize) -> u64,
+        flips_by_square: &mut [u64; 64],
     ) -> Option<i32> {
         let child_depth = self.table_depth(n - 1);
         // All the children's buckets are asked for first, so that their memory reads overlap.
@@ -26,6 +27,7 @@ impl Endgame<'_> {
         let mut count = 0;
         for sq in Bits(moves).take(MAX_MOVES) {
             let f = flips(player, opponent, sq);
+            flips_by_square[sq] = f;
             let child = (opponent & !f, player | f | (1u64 << sq));
             self.tt.prefetch(child.0, child.1);
             children[count] = child;

@@ -23,9 +23,13 @@ use crate::board::{Bits, final_score, flips, legal_moves};
 #[cfg(target_arch = "x86_64")]
 use crate::board::{flips_avx2, flips_avx512};
 use crate::search::threads::Deferrer;
+use std::ops::ControlFlow;
 
-/// The most moves a node of fewer than [`TT_EMPTIES`] empties has (one per empty square).
-const NEAR_MOVES: usize = TT_EMPTIES as usize - 1;
+/// Below this many empties a node takes the lean path (`nws_near_leaves`): all the nodes that
+/// do not look their children up in the table.
+const NEAR_EMPTIES: u32 = ETC_EMPTIES;
+/// The most moves a node of fewer than [`NEAR_EMPTIES`] empties has (one per empty square).
+const NEAR_MOVES: usize = NEAR_EMPTIES as usize - 1;
 
 /// The null-window search under the name given, with the attributes given (the instruction
 /// set to compile it for), calling the near-leaves and shallow searches, move generation and
@@ -63,23 +67,20 @@ macro_rules! null_window_search {
                     self.stats.ended(Ending::Stability);
                     return bound;
                 }
-                if n < TT_EMPTIES {
+                if n < NEAR_EMPTIES {
                     return self.$near(player, opponent, alpha, n, moves);
                 }
-                let mut tt_move = NO_MOVE;
-                // The table's entry answers only if searched as wide.
-                if let Some(e) = self.tt.probe(player, opponent, KIND_ENDGAME) {
-                    if e.depth >= self.table_depth(n) && (e.lower > alpha || e.upper <= alpha) {
-                        self.stats.ended(Ending::Table);
-                        return if e.lower > alpha { e.lower } else { e.upper };
-                    }
-                    tt_move = e.best;
-                }
+                let tt_move = match self.shared_entry(player, opponent, alpha, n) {
+                    ControlFlow::Break(bound) => return bound,
+                    ControlFlow::Continue(tt_move) => tt_move,
+                };
+                // Every node here looks its children up (n >= ETC_EMPTIES), which makes each
+                // move's flips: the moves below take them from there.
+                let mut known = [0u64; 64];
                 let flips = |p, o, sq| $flips(p, o, sq);
-                if n >= ETC_EMPTIES
-                    && let Some(v) =
-                        self.transposition_cutoff(player, opponent, moves, alpha, n, flips)
-                {
+                let node = (player, opponent);
+                let cutoff = self.transposition_cutoff(node, moves, alpha, n, flips, &mut known);
+                if let Some(v) = cutoff {
                     self.stats.ended(Ending::Transposition);
                     return v;
                 }
@@ -93,10 +94,7 @@ macro_rules! null_window_search {
                 // The table move first, and the others ordered only if it does not refute the node:
                 // it usually does, and ordering costs every move its flips and its replies.
                 let table_move = (tt_move < 64 && moves & (1u64 << tt_move) != 0)
-                    .then(|| {
-                        let sq = usize::from(tt_move);
-                        (tt_move, $flips(player, opponent, sq))
-                    });
+                    .then(|| (tt_move, known[usize::from(tt_move)]));
                 let rest = moves & !table_move.map_or(0, |(sq, _)| 1u64 << sq);
                 // Made only when the table move does not refute the node, from the solver's
                 // spare lists (a fresh one would be a kilobyte to clear at every node).
@@ -115,11 +113,11 @@ macro_rules! null_window_search {
                         if list.is_none() {
                             let list = list.insert(self.spare_lists.pop().unwrap_or_default());
                             list.clear();
-                            let node = (player, opponent);
                             if n >= SEARCH_ORDER_EMPTIES {
                                 self.order_by_search(node, rest, NO_MOVE, n, list);
                             } else {
                                 let children = self.child_table(n);
+                                let flips = |_, _, sq: usize| known[sq];
                                 order_moves(node, rest, NO_MOVE, n, list, children, flips);
                             }
                         }
@@ -152,32 +150,30 @@ macro_rules! null_window_search {
                     self.spare_lists.push(list);
                 }
                 self.stats.searched(n, best > alpha, searched, refuted);
-                if !self.stopper.stopped() {
-                    let (lower, upper, best_move) = if best > alpha {
-                        (best, 64, best_move)
-                    } else {
-                        (-64, best, NO_MOVE)
-                    };
-                    let depth = self.table_depth(n);
-                    let key = (player, opponent);
-                    self.tt
-                        .store(key, KIND_ENDGAME, depth, lower, upper, best_move);
-                }
+                self.store_shared(player, opponent, alpha, n, best, best_move);
                 best
             }
 
             /// The rest of a null-window node just above the shallow search (fewer than
-            /// [`TT_EMPTIES`] empties, so at most 8 `moves`), after the cut-offs every node
-            /// tries: the own table, the table move first, then the others fastest first,
-            /// without what these nodes never use (the shared table, ETC, ProbCut, sharing
-            /// with other threads) and without a move list: the moves sit in two small arrays
-            /// on the stack, and the next one is picked when it is needed, since most nodes
-            /// end after the first (FFO #20-#39: 0.95 of the instructions of the same nodes
-            /// through the general code).
+            /// [`NEAR_EMPTIES`] empties, so at most 10 `moves`), after the cut-offs every node
+            /// tries: the table (the own one below [`TT_EMPTIES`], the shared one from it), the
+            /// table move first, then the others fastest first, without what these nodes never
+            /// use (ETC, ProbCut, sharing with other threads) and without a move list: the
+            /// moves sit in two small arrays on the stack, and the next one is picked when it
+            /// is needed, since most nodes end after the first (FFO #20-#39: 0.95 of the
+            /// instructions of the same nodes through the general code; taking the nodes of
+            /// 9-10 empties too, the same nodes in 0.96-0.99 of the time on FFO #40-#49 + #53
+            /// and #55, docs/measurements.md, session 28).
             $(#[$feature])*
             fn $near(&mut self, player: u64, opponent: u64, alpha: i32, n: u32, moves: u64) -> i32 {
                 let mut table_move = NO_MOVE;
-                if let Some(e) = self.leaf_table.probe(player, opponent) {
+                let shared = n >= TT_EMPTIES;
+                if shared {
+                    match self.shared_entry(player, opponent, alpha, n) {
+                        ControlFlow::Break(bound) => return bound,
+                        ControlFlow::Continue(tt_move) => table_move = tt_move,
+                    }
+                } else if let Some(e) = self.leaf_table.probe(player, opponent) {
                     if e.lower > alpha || e.upper <= alpha {
                         self.stats.ended(Ending::Table);
                         return if e.lower > alpha { e.lower } else { e.upper };
@@ -185,6 +181,7 @@ macro_rules! null_window_search {
                     table_move = e.best;
                 }
                 let child_shallow = n - 1 <= SHALLOW_EMPTIES;
+                let child_shared = n > TT_EMPTIES;
                 let mut best = -65;
                 let mut best_move = NO_MOVE;
                 let mut searched = 0;
@@ -218,7 +215,9 @@ macro_rules! null_window_search {
                         let f = $flips(player, opponent, sq);
                         let bit = 1u64 << sq;
                         let (np, no) = (opponent & !f, player | f | bit);
-                        if !child_shallow {
+                        if child_shared {
+                            self.tt.prefetch(np, no);
+                        } else if !child_shallow {
                             self.leaf_table.prefetch(np, no);
                         }
                         let replies = $legal_moves(np, no);
@@ -260,7 +259,9 @@ macro_rules! null_window_search {
                     }
                 }
                 self.stats.searched(n, best > alpha, searched, refuted);
-                if !self.stopper.stopped() {
+                if shared {
+                    self.store_shared(player, opponent, alpha, n, best, best_move);
+                } else if !self.stopper.stopped() {
                     if best > alpha {
                         self.leaf_table.store(player, opponent, best, 64, best_move);
                     } else {
@@ -302,6 +303,58 @@ null_window_search!(
 );
 
 impl Endgame<'_> {
+    /// A null-window node's look into the shared table: `Break` with the bound that answers
+    /// the node at `alpha` (only an entry searched as wide does), else `Continue` with the
+    /// entry's best move (`NO_MOVE` without one).
+    #[inline(always)]
+    fn shared_entry(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+    ) -> ControlFlow<i32, u8> {
+        let Some(e) = self.tt.probe(player, opponent, KIND_ENDGAME) else {
+            return ControlFlow::Continue(NO_MOVE);
+        };
+        if e.depth >= self.table_depth(n) && (e.lower > alpha || e.upper <= alpha) {
+            self.stats.ended(Ending::Table);
+            return ControlFlow::Break(if e.lower > alpha { e.lower } else { e.upper });
+        }
+        ControlFlow::Continue(e.best)
+    }
+
+    /// Stores a null-window node's result `best` at `alpha` (a lower bound with its move when
+    /// above `alpha`, else an upper bound) in the shared table, unless the search was stopped.
+    #[inline(always)]
+    fn store_shared(
+        &self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        n: u32,
+        best: i32,
+        best_move: u8,
+    ) {
+        if self.stopper.stopped() {
+            return;
+        }
+        let (lower, upper, best_move) = if best > alpha {
+            (best, 64, best_move)
+        } else {
+            (-64, best, NO_MOVE)
+        };
+        let depth = self.table_depth(n);
+        self.tt.store(
+            (player, opponent),
+            KIND_ENDGAME,
+            depth,
+            lower,
+            upper,
+            best_move,
+        );
+    }
+
     /// Null-window search: is the value above `alpha`? Fail-soft; `n` is the number of empties.
     /// The copy for this CPU's instruction set.
     #[inline]
