@@ -162,8 +162,8 @@ macro_rules! null_window_search {
             /// moves sit in two small arrays on the stack, and the next one is picked when it
             /// is needed, since most nodes end after the first (FFO #20-#39: 0.95 of the
             /// instructions of the same nodes through the general code; taking the nodes of
-            /// 9-10 empties too, the same nodes in 0.96-0.99 of the time on FFO #40-#49 + #53
-            /// and #55, docs/measurements.md, session 28).
+            /// 9-10 empties too, the same nodes in 0.94-0.99 of the time in paired runs on FFO
+            /// #40-#49 + #53 and #55, docs/measurements.md, session 28).
             $(#[$feature])*
             fn $near(&mut self, player: u64, opponent: u64, alpha: i32, n: u32, moves: u64) -> i32 {
                 let mut table_move = NO_MOVE;
