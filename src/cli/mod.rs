@@ -81,7 +81,7 @@ enum Command {
     /// Training data: self-play (or WTHOR) games labelled by search and exact solver; `datagen
     /// merge` joins shard files, `datagen stats` counts a file.
     #[command(args_override_self = true)]
-    Datagen(datagen::DatagenCommand),
+    Datagen(Box<datagen::DatagenCommand>),
     /// Multi-ProbCut: `mpc calibrate` fits the selective search's regressions.
     #[command(subcommand)]
     Mpc(mpc::MpcCommand),
@@ -174,7 +174,7 @@ pub fn main() -> ExitCode {
         Some(Command::Gtp(a)) => serve::run(Some(crate::protocol::Protocol::Gtp), a),
         Some(Command::Match(m)) => matches::run(*m),
         Some(Command::Train(a)) => train::run(a),
-        Some(Command::Datagen(a)) => datagen::run(a),
+        Some(Command::Datagen(a)) => datagen::run(*a),
         Some(Command::Mpc(c)) => mpc::run(c),
         Some(Command::Book(c)) => book::run(c),
         Some(Command::Openings(c)) => openings::run(c),

@@ -7,7 +7,7 @@ use super::args::error;
 use super::args::{CliError, parse_in_range};
 use super::catch_signals;
 use crate::board::{Color, Position};
-use crate::eval::dataset::read_dataset;
+use crate::game::datagen::read_all_training_data;
 use crate::search::Limits;
 use crate::search::probcut::{
     self, CALIBRATED_EVALUATOR, CalibrationSettings, ENDGAME_MAX_DEPTH, MAX_CALIBRATED_DEPTH,
@@ -35,9 +35,13 @@ pub enum MpcCommand {
 /// Arguments of `mpc calibrate`.
 #[derive(Args, Debug)]
 pub struct CalibrateArgs {
-    /// Data files written by `othello-engine datagen`: their positions are searched.
-    #[arg(value_name = "FILE", required = true)]
+    /// Shard folders, shards or files written by `othello-engine datagen`: their positions
+    /// are searched.
+    #[arg(value_name = "DATA", required = true)]
     data: Vec<String>,
+    /// The WTHOR folder whose games WTHOR shards label.
+    #[arg(long, value_name = "DIR", default_value = "../shared/data/wthor")]
+    wthor: String,
     /// How many positions to search, spread evenly over the files (default 600).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     positions: Option<String>,
@@ -85,14 +89,15 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
     };
     let out = args.out.as_deref().unwrap_or(DEFAULT_OUT);
     let mut candidates = Vec::new();
-    for path in &args.data {
-        for s in read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))? {
+    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+        for s in samples {
             let position = Position::from_player_opponent(s.player, s.opponent, Color::Black);
             if position.empty_count() >= MIN_EMPTIES && position.legal_moves() != 0 {
                 candidates.push(position);
             }
         }
-    }
+    })
+    .map_err(error)?;
     if candidates.is_empty() {
         return Err(error(format!(
             "no positions with {MIN_EMPTIES} or more empties and a move in the data"
@@ -282,8 +287,8 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
     let max_depth = ENDGAME_MAX_DEPTH;
     let min_empties = probcut::ENDGAME_MIN_EMPTIES;
     let mut candidates = Vec::new();
-    for path in &args.data {
-        for s in read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))? {
+    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+        for s in samples {
             let position = Position::from_player_opponent(s.player, s.opponent, Color::Black);
             if s.flags & FLAG_EXACT != 0
                 && position.empty_count() >= min_empties
@@ -292,7 +297,8 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
                 candidates.push((position, i32::from(s.value)));
             }
         }
-    }
+    })
+    .map_err(error)?;
     let chosen = spread(&candidates, wanted);
     if chosen.is_empty() {
         return Err(error(format!(

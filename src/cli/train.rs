@@ -5,7 +5,6 @@
 
 use super::args::{CliError, parse_in_range};
 use super::args::{error, weights_file};
-use crate::eval::dataset::read_dataset;
 use crate::eval::features::{Counts, Shapes};
 use crate::eval::pattern::{
     COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, active_weights, wthor_weights,
@@ -13,6 +12,7 @@ use crate::eval::pattern::{
 use crate::eval::train::{
     self, DEFAULT_OPENING_EMPTIES, Method, TrainSettings, TrainingData, train_and_compare,
 };
+use crate::game::datagen::read_all_training_data;
 use clap::{Args, ValueEnum};
 use std::path::Path;
 use std::time::Instant;
@@ -34,9 +34,12 @@ pub enum Label {
 /// Arguments of `train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Data files written by `othello-engine datagen`.
-    #[arg(value_name = "FILE", required = true)]
+    /// Shard folders (`datagen --out-dir`), shards, or files of `datagen --out`.
+    #[arg(value_name = "DATA", required = true)]
     data: Vec<String>,
+    /// The WTHOR folder whose games WTHOR shards label.
+    #[arg(long, value_name = "DIR", default_value = "../shared/data/wthor")]
+    wthor: String,
     /// Where to write the weights (default data/pattern-weights.bin, the built-in file).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
@@ -197,10 +200,10 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     };
     let start = Instant::now();
     let mut data = TrainingData::default();
-    for path in &args.data {
-        let samples = read_dataset(Path::new(path)).map_err(|e| error(format!("{path}: {e}")))?;
-        data.add(&samples, args.label.into(), opening_empties);
-    }
+    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+        data.add(&samples, args.label.into(), opening_empties)
+    })
+    .map_err(error)?;
     if data.train.is_empty() {
         return Err(error("no training positions in the data"));
     }

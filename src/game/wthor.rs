@@ -136,23 +136,89 @@ pub fn replay(moves: &[Square]) -> Result<(Vec<Position>, Position), String> {
 /// The games of every `.wtb` file of `dir`, files in name order, each file's games in its
 /// order, with the theoretical-score depth of the file each comes from.
 pub fn read_wthor_dir(dir: &Path) -> Result<Vec<(WthorGame, u8)>, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(format!("no .wtb files in {}", dir.display()));
+    let folder = WthorFolder::read(dir)?;
+    Ok(folder
+        .files
+        .into_iter()
+        .flat_map(|f| {
+            let depth = f.depth;
+            f.games.into_iter().map(move |g| (g, depth))
+        })
+        .collect())
+}
+
+/// One `.wtb` file of a folder: its name, its SHA-256 and its games in file order.
+#[derive(Clone, Debug)]
+pub struct WthorFileEntry {
+    /// The file's name within the folder (`WTH_1977.wtb`).
+    pub name: String,
+    /// Its SHA-256 in hex, which training shards name to pin the games they label.
+    pub sha256: String,
+    /// The empties from which its theoretical scores are perfect play.
+    pub depth: u8,
+    /// Its games in file order.
+    pub games: Vec<WthorGame>,
+}
+
+/// Every `.wtb` file of a folder in name order: the games of [`read_wthor_dir`] with the file
+/// each comes from. A game's global index counts the games of the files before it.
+#[derive(Clone, Debug)]
+pub struct WthorFolder {
+    /// The files in name order.
+    pub files: Vec<WthorFileEntry>,
+}
+
+impl WthorFolder {
+    /// Reads every `.wtb` file of `dir`.
+    pub fn read(dir: &Path) -> Result<WthorFolder, String> {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            return Err(format!("no .wtb files in {}", dir.display()));
+        }
+        let mut files = Vec::with_capacity(paths.len());
+        for path in paths {
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let file = parse_wthor(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            files.push(WthorFileEntry {
+                name: path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                sha256: crate::sys::files::sha256_hex(&bytes),
+                depth: file.depth,
+                games: file.games,
+            });
+        }
+        Ok(WthorFolder { files })
     }
-    let mut games = Vec::new();
-    for path in files {
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let file = parse_wthor(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        games.extend(file.games.into_iter().map(|g| (g, file.depth)));
+
+    /// The number of games in all files.
+    pub fn game_count(&self) -> usize {
+        self.files.iter().map(|f| f.games.len()).sum()
     }
-    Ok(games)
+
+    /// The file (its index) and the game within it of global game `index`.
+    pub fn locate(&self, index: usize) -> Option<(usize, usize)> {
+        let mut rest = index;
+        for (i, file) in self.files.iter().enumerate() {
+            if rest < file.games.len() {
+                return Some((i, rest));
+            }
+            rest -= file.games.len();
+        }
+        None
+    }
+
+    /// Global game `index`.
+    pub fn game(&self, index: usize) -> Option<&WthorGame> {
+        self.locate(index).map(|(f, g)| &self.files[f].games[g])
+    }
 }
 
 #[cfg(test)]

@@ -66,9 +66,27 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     result
 }
 
+/// The SHA-256 digest of `bytes` in lower-case hex, as `sha256sum` prints it: how training
+/// shards and the WTHOR files they refer to are pinned.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sha256_matches_the_standard_test_vector() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 
     #[test]
     fn files_are_replaced_whole_and_leave_nothing_beside_them() {

@@ -18,11 +18,17 @@
 
 use crate::board::{Color, Move, Position, Square};
 use crate::eval::EvaluatorKind;
+use crate::eval::dataset::read_dataset;
 use crate::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
-use crate::search::{EndgameMode, Limits, PhaseLevel, SearchReport, Searcher};
+use crate::game::wthor::WthorFolder;
+use crate::search::{EndgameMode, Limits, PhaseLevel, SearchReport, Searcher, Selectivity};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 
 mod files;
+pub mod manifest;
+pub mod run;
+pub mod shard;
 pub use files::{
     DatasetStats, ResumePoint, STATS_BRACKET, dataset_stats, merge_shards, resume_point,
 };
@@ -42,6 +48,8 @@ pub struct DatagenSettings {
     pub epsilon: f64,
     /// Positions with this many empties or fewer are solved exactly.
     pub solve_empties: u32,
+    /// How selective the searches are (Multi-ProbCut; 100% is full width).
+    pub selectivity: Selectivity,
 }
 
 impl DatagenSettings {
@@ -51,6 +59,140 @@ impl DatagenSettings {
             eval: self.eval,
         }
     }
+
+    /// How the positions are labelled, in words: shards whose recipes read the same were
+    /// labelled alike and may be trained on together.
+    pub fn label_recipe(&self) -> String {
+        format!(
+            "search depth {} at {} with {}; exact from {} empties",
+            self.depth, self.selectivity, self.eval, self.solve_empties
+        )
+    }
+
+    /// How a self-play game's moves are chosen, in words.
+    pub fn play_recipe(&self) -> String {
+        format!(
+            "{}-{} random moves, then the search's best (epsilon {}), the solver's from {} empties; search depth {} at {} with {}",
+            self.random_plies.0,
+            self.random_plies.1,
+            self.epsilon,
+            self.solve_empties,
+            self.depth,
+            self.selectivity,
+            self.eval
+        )
+    }
+}
+
+/// The exact value of `position` for the side to move, by the solver.
+fn solved_value(
+    searcher: &mut Searcher,
+    settings: &DatagenSettings,
+    position: &Position,
+    limits: &Limits,
+) -> i8 {
+    let r = searcher.solve(
+        position,
+        EndgameMode::Exact,
+        settings.level(),
+        limits,
+        &mut |_| {},
+    );
+    whole_discs(&r)
+}
+
+/// Labels the positions of a recorded game again by `settings` (their moves and ending stay):
+/// positions with at most `solve_empties` empties are solved (an exact label already there is
+/// kept), the others searched. `None`: `limits` stopped a search.
+pub fn relabel_game(
+    searcher: &mut Searcher,
+    settings: &DatagenSettings,
+    samples: &[Sample],
+    limits: &Limits,
+) -> Option<Vec<Sample>> {
+    searcher.clear();
+    let mut out = Vec::with_capacity(samples.len());
+    for s in samples {
+        let position = Position::from_player_opponent(s.player, s.opponent, Color::Black);
+        let mut relabelled = *s;
+        if u32::from(s.empties) <= settings.solve_empties {
+            if !s.is_exact() {
+                relabelled.value = solved_value(searcher, settings, &position, limits);
+                relabelled.flags |= FLAG_EXACT;
+            }
+        } else {
+            let r = searcher.search(&position, settings.level(), limits, &mut |_| {});
+            relabelled.value = whole_discs(&r);
+            relabelled.flags &= !FLAG_EXACT;
+        }
+        if limits.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        out.push(relabelled);
+    }
+    Some(out)
+}
+
+/// The labelled positions of `path` and their label recipe: a shard folder (through its
+/// checked manifest), one shard, or a file of the 24-byte format (which names no recipe).
+/// WTHOR shards are read with the games of `wthor_dir`.
+pub fn read_training_data(
+    path: &Path,
+    wthor_dir: &Path,
+) -> Result<(Option<String>, Vec<Sample>), String> {
+    let folder = |needed: bool| -> Result<Option<WthorFolder>, String> {
+        if !needed {
+            return Ok(None);
+        }
+        WthorFolder::read(wthor_dir).map(Some).map_err(|e| {
+            format!(
+                "{}: its WTHOR shards need the WTHOR games: {e}",
+                path.display()
+            )
+        })
+    };
+    if path.is_dir() {
+        let manifest = manifest::checked_manifest(path)?;
+        let wthor = folder(manifest::needs_wthor(&manifest))?;
+        let labels = manifest.shards.first().map(|e| e.labels.clone());
+        return manifest::read_shard_folder(path, wthor.as_ref()).map(|(_, s)| (labels, s));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.starts_with(shard::SHARD_MAGIC) {
+        let (header, _) =
+            shard::read_shard_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let wthor = folder(header.source == shard::ShardSource::Wthor)?;
+        return shard::decode_shard(&bytes, wthor.as_ref())
+            .map(|(h, s)| (Some(h.labels), s))
+            .map_err(|e| format!("{}: {e}", path.display()));
+    }
+    read_dataset(path).map(|s| (None, s))
+}
+
+/// The positions of every path in `paths` ([`read_training_data`]), refusing paths labelled by
+/// different recipes; `each` gets every path's positions in turn.
+pub fn read_all_training_data(
+    paths: &[String],
+    wthor_dir: &Path,
+    each: &mut dyn FnMut(&str, Vec<Sample>),
+) -> Result<(), String> {
+    let mut first: Option<(String, String)> = None;
+    for path in paths {
+        let (labels, samples) = read_training_data(Path::new(path), wthor_dir)?;
+        if let Some(labels) = labels {
+            match &first {
+                Some((other, recipe)) if *recipe != labels => {
+                    return Err(format!(
+                        "{path}: labelled by \"{labels}\", but {other} by \"{recipe}\": a training set mixes one recipe"
+                    ));
+                }
+                Some(_) => {}
+                None => first = Some((path.clone(), labels)),
+            }
+        }
+        each(path, samples);
+    }
+    Ok(())
 }
 
 /// One step of SplitMix64: a well-mixed 64-bit value from a counter.
@@ -244,17 +386,10 @@ pub fn wthor_game(
             }
             whole_discs(&r)
         } else if solved {
-            let r = searcher.solve(
-                &position,
-                EndgameMode::Exact,
-                settings.level(),
-                limits,
-                &mut |_| {},
-            );
+            let value = solved_value(searcher, settings, &position, limits);
             if limits.stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
-            let value = whole_discs(&r);
             anchor.get_or_insert(i32::from(for_side_to_move(&position, value.into())));
             value
         } else {
@@ -299,6 +434,7 @@ mod tests {
             eval: EvaluatorKind::Pattern,
             epsilon: 0.05,
             solve_empties: 12,
+            selectivity: Selectivity::FULL,
         }
     }
 

@@ -4,8 +4,10 @@
 //!
 //! * `wthor`: WTHOR games as the source of positions.
 //! * `consumers`: `mpc calibrate` and `train` on datagen's files.
+//! * `shards`: shard folders (`--out-dir`), their resume, and the files they refuse.
 
 mod consumers;
+mod shards;
 mod wthor;
 
 use crate::common::{ENGINE, run, stop_with_sigterm, temp_dir};

@@ -1,7 +1,11 @@
-//! `othello-engine datagen`: training data from self-play or WTHOR games (`--out FILE`), and
-//! `datagen merge` / `datagen stats` for its files. The games and labels are made in
-//! `game::datagen`, the file format is `eval::dataset`; this file reads the flags, keeps the
-//! output file, shows progress and stops cleanly on SIGINT or SIGTERM.
+//! `othello-engine datagen`: training data from self-play or WTHOR games, as shards in a
+//! folder (`--out-dir DIR`, `shards.rs`) or as one file of 24-byte records (`--out FILE`), and
+//! the tools for both: `merge`, `stats`, `relabel`, `pack`, `index`. The games and labels are
+//! made in `game::datagen`, the formats are `game::datagen::shard` and `eval::dataset`; this
+//! file reads the flags, keeps the output file, shows progress and stops cleanly on SIGINT or
+//! SIGTERM.
+
+mod shards;
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
 use super::catch_signals;
@@ -50,14 +54,47 @@ enum DatagenTool {
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
     },
-    /// Count a data file's records, games and exact labels, per bracket of empties.
+    /// Count a data file's or a shard folder's positions, games and exact labels, per source
+    /// and per bracket of empties.
     #[command(args_override_self = true)]
     Stats {
-        /// A file written by `datagen`.
+        /// A file written by `datagen --out`, or a shard folder.
+        #[arg(value_name = "FILE|DIR")]
+        file: String,
+        /// The WTHOR folder whose games WTHOR shards label.
+        #[arg(long, value_name = "DIR", default_value = DEFAULT_WTHOR_DIR)]
+        wthor: String,
+    },
+    /// Label the games of a shard folder again by another recipe, into --out-dir.
+    #[command(args_override_self = true)]
+    Relabel {
+        /// The shard folder to read.
+        #[arg(value_name = "DIR")]
+        from: String,
+        #[command(flatten)]
+        args: DatagenArgs,
+    },
+    /// Make shards of a file of 24-byte records (`datagen --out`), into --out-dir.
+    #[command(args_override_self = true)]
+    Pack {
+        /// The file to read.
         #[arg(value_name = "FILE")]
         file: String,
+        #[command(flatten)]
+        args: DatagenArgs,
+    },
+    /// Write a shard folder's MANIFEST.json anew from its shards (after copying shards made on
+    /// several machines into one folder).
+    #[command(args_override_self = true)]
+    Index {
+        /// The shard folder.
+        #[arg(value_name = "DIR")]
+        dir: String,
     },
 }
+
+/// Where the WTHOR games are unless `--wthor` says otherwise.
+const DEFAULT_WTHOR_DIR: &str = "../shared/data/wthor";
 
 /// The flags of a generation run. Values stay text here and are checked in [`run`], so that
 /// every mistake gets our own one-line message.
@@ -69,6 +106,16 @@ pub struct DatagenArgs {
     /// The data file to write; it must not exist unless --resume.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
+    /// Write shards into this folder (with its MANIFEST.json) instead of one file; the same
+    /// command resumes a stopped run.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<String>,
+    /// Games per shard with --out-dir (default 2000).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    games_per_shard: Option<String>,
+    /// How selective the searches are: 73, 87, 95, 98, 99 or 100 (full width, the default).
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    selectivity: Option<String>,
     /// The run's seed: with a game's index it fixes the game (default 0).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
@@ -106,7 +153,23 @@ pub struct DatagenArgs {
 pub fn run(command: DatagenCommand) -> Result<(), CliError> {
     match command.tool {
         Some(DatagenTool::Merge { files, out }) => merge(&files, out.as_deref()),
-        Some(DatagenTool::Stats { file }) => stats(&file),
+        Some(DatagenTool::Stats { file, wthor }) if Path::new(&file).is_dir() => {
+            shards::folder_stats(&file, &wthor)
+        }
+        Some(DatagenTool::Stats { file, .. }) => stats(&file),
+        Some(DatagenTool::Relabel { from, args }) => {
+            let settings = settings(&args)?;
+            let wthor = args
+                .wthor
+                .clone()
+                .unwrap_or_else(|| DEFAULT_WTHOR_DIR.into());
+            shards::relabel(&from, &args, settings, &wthor)
+        }
+        Some(DatagenTool::Pack { file, args }) => {
+            let settings = settings(&args)?;
+            shards::pack(&file, &args, settings)
+        }
+        Some(DatagenTool::Index { dir }) => shards::index(&dir),
         None => generate(command.args),
     }
 }
@@ -133,7 +196,14 @@ fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
         Some(text) => number_in(text, "epsilon", 0.0..=1.0)?,
         None => 0.05,
     };
+    let selectivity = match &args.selectivity {
+        Some(text) => text
+            .parse()
+            .map_err(|e| error(format!("--selectivity: {e}")))?,
+        None => crate::search::Selectivity::FULL,
+    };
     Ok(DatagenSettings {
+        selectivity,
         seed,
         random_plies: match &args.random_plies {
             Some(text) => span(text, "random-plies", 0, 60)?,
@@ -152,6 +222,23 @@ fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
             None => 20,
         },
     })
+}
+
+/// The games of a run: `--games`, or with WTHOR the folder's games (at most `--games`).
+fn total_games(args: &DatagenArgs, wthor_games: Option<usize>) -> Result<u32, CliError> {
+    let limit = args
+        .games
+        .as_deref()
+        .map(|g| parse_in_range(g, "games", 1..=1_000_000_000))
+        .transpose()?;
+    match (wthor_games, limit) {
+        (Some(available), limit) => {
+            let available = u32::try_from(available).unwrap_or(u32::MAX);
+            Ok(limit.map_or(available, |l| l.min(available)))
+        }
+        (None, Some(n)) => Ok(n),
+        (None, None) => Err(error("datagen needs --games N")),
+    }
 }
 
 /// Where the games come from.
@@ -219,10 +306,18 @@ fn open_output(
 /// A generation run.
 fn generate(args: DatagenArgs) -> Result<(), CliError> {
     let settings = settings(&args)?;
+    if let Some(dir) = &args.out_dir {
+        if args.out.is_some() || args.resume {
+            return Err(error(
+                "--out-dir writes shards and resumes by itself: give neither --out nor --resume",
+            ));
+        }
+        return shards::generate_shards(&args, settings, dir);
+    }
     let out = args
         .out
         .as_deref()
-        .ok_or_else(|| error("datagen needs --out FILE"))?;
+        .ok_or_else(|| error("datagen needs --out FILE or --out-dir DIR"))?;
     let shard = args.shard.as_deref().map(super::args::shard).transpose()?;
     let games_limit = args
         .games
@@ -261,6 +356,7 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         ..Limits::none()
     };
     let mut searcher = Searcher::new(args.hash.unwrap_or(DEFAULT_HASH_MIB), Some(settings.seed));
+    searcher.set_selectivity(settings.selectivity);
     let mut progress = Progress::new("datagen", "games", shard_total, already);
     let start = Instant::now();
     let (mut games_done, mut positions) = (0usize, 0u64);

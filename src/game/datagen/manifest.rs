@@ -1,0 +1,198 @@
+//! A folder of training shards and its manifest (`MANIFEST.json`): every shard's file name,
+//! SHA-256, counts, label recipe, and the command, commit and core-hours that made it. The
+//! trainer reads a folder only through its manifest, checks every file's digest, and refuses a
+//! shard the manifest does not name, a named one that is missing, and shards labelled by
+//! different recipes, so that what a set of weights was fitted to is always known.
+
+use super::shard::{SHARD_EXTENSION, ShardHeader, ShardSource, decode_shard, read_shard_header};
+use crate::eval::dataset::Sample;
+use crate::game::wthor::WthorFolder;
+use crate::sys::files::{sha256_hex, write_atomically};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The manifest's file name in a shard folder.
+pub const MANIFEST_NAME: &str = "MANIFEST.json";
+
+/// One shard as the manifest lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestEntry {
+    /// The file's name in the folder.
+    pub file: String,
+    /// Its SHA-256.
+    pub sha256: String,
+    /// Its size.
+    pub bytes: u64,
+    /// Self-play or WTHOR.
+    pub source: ShardSource,
+    /// The label recipe.
+    pub labels: String,
+    /// Games, positions and exact positions.
+    pub games: u32,
+    /// Labelled positions.
+    pub positions: u64,
+    /// Positions with an exact label.
+    pub exact: u64,
+    /// The command line that made it.
+    pub command: String,
+    /// The commit of the binary that made it.
+    pub commit: String,
+    /// Core-hours spent.
+    pub core_hours: f64,
+}
+
+/// A folder's manifest.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The shards, by file name.
+    pub shards: Vec<ManifestEntry>,
+}
+
+impl Manifest {
+    /// The manifest of `dir`; an empty one where there is none yet.
+    pub fn load(dir: &Path) -> Result<Manifest, String> {
+        let path = dir.join(MANIFEST_NAME);
+        if !path.exists() {
+            return Ok(Manifest::default());
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: not a manifest: {e}", path.display()))
+    }
+
+    /// Writes the manifest of `dir` at once (never half a file).
+    pub fn save(&self, dir: &Path) -> Result<(), String> {
+        let path = dir.join(MANIFEST_NAME);
+        let mut text =
+            serde_json::to_string_pretty(self).map_err(|e| format!("cannot write: {e}"))?;
+        text.push('\n');
+        write_atomically(&path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Adds (or replaces) the entry of shard `file` whose bytes are `bytes`.
+    pub fn record(&mut self, file: &str, bytes: &[u8], header: &ShardHeader) {
+        let entry = ManifestEntry {
+            file: file.to_string(),
+            sha256: sha256_hex(bytes),
+            bytes: bytes.len() as u64,
+            source: header.source,
+            labels: header.labels.clone(),
+            games: header.games,
+            positions: header.positions,
+            exact: header.exact,
+            command: header.command.clone(),
+            commit: header.commit.clone(),
+            core_hours: header.core_seconds / 3600.0,
+        };
+        self.shards.retain(|e| e.file != file);
+        self.shards.push(entry);
+        self.shards.sort_by(|a, b| a.file.cmp(&b.file));
+    }
+
+    /// The entry of shard `file`, if listed.
+    pub fn entry(&self, file: &str) -> Option<&ManifestEntry> {
+        self.shards.iter().find(|e| e.file == file)
+    }
+}
+
+/// The shard files (`*.oes`) of `dir`, by name.
+pub fn shard_files(dir: &Path) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(&format!(".{SHARD_EXTENSION}")) && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// The manifest of a shard folder, checked against the folder: every shard in it is listed,
+/// every listed shard is there, and all have one label recipe. Digests are checked as each
+/// file is read ([`read_checked`]).
+pub fn checked_manifest(dir: &Path) -> Result<Manifest, String> {
+    let manifest_path = dir.join(MANIFEST_NAME);
+    if !manifest_path.exists() {
+        return Err(format!("{}: no {MANIFEST_NAME}", dir.display()));
+    }
+    let manifest = Manifest::load(dir)?;
+    let files = shard_files(dir)?;
+    if let Some(stray) = files.iter().find(|f| manifest.entry(f).is_none()) {
+        return Err(format!(
+            "{}: not in {}: a shard the manifest does not name",
+            dir.join(stray).display(),
+            manifest_path.display()
+        ));
+    }
+    if let Some(missing) = manifest.shards.iter().find(|e| !files.contains(&e.file)) {
+        return Err(format!(
+            "{}: named in {} but missing",
+            dir.join(&missing.file).display(),
+            manifest_path.display()
+        ));
+    }
+    if let Some(first) = manifest.shards.first()
+        && let Some(other) = manifest.shards.iter().find(|e| e.labels != first.labels)
+    {
+        return Err(format!(
+            "{}: labelled by \"{}\", but {} by \"{}\": a training set mixes one recipe",
+            dir.join(&other.file).display(),
+            other.labels,
+            first.file,
+            first.labels
+        ));
+    }
+    Ok(manifest)
+}
+
+/// Reads shard `entry` of `dir`, checking its digest, size and header against the manifest.
+pub fn read_checked(dir: &Path, entry: &ManifestEntry) -> Result<Vec<u8>, String> {
+    let path = dir.join(&entry.file);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let digest = sha256_hex(&bytes);
+    if digest != entry.sha256 || bytes.len() as u64 != entry.bytes {
+        return Err(format!(
+            "{}: SHA-256 {digest} ({} bytes), the manifest says {} ({} bytes)",
+            path.display(),
+            bytes.len(),
+            entry.sha256,
+            entry.bytes
+        ));
+    }
+    let (header, _) = read_shard_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if header.labels != entry.labels || header.positions != entry.positions {
+        return Err(format!(
+            "{}: its header does not agree with the manifest",
+            path.display()
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Every labelled position of the shard folder `dir`, checked as [`checked_manifest`] and
+/// [`read_checked`] say; `wthor` is needed when the folder holds WTHOR shards.
+pub fn read_shard_folder(
+    dir: &Path,
+    wthor: Option<&WthorFolder>,
+) -> Result<(Manifest, Vec<Sample>), String> {
+    let manifest = checked_manifest(dir)?;
+    let mut samples = Vec::new();
+    for entry in &manifest.shards {
+        let bytes = read_checked(dir, entry)?;
+        let (_, mut s) = decode_shard(&bytes, wthor)
+            .map_err(|e| format!("{}: {e}", dir.join(&entry.file).display()))?;
+        samples.append(&mut s);
+    }
+    Ok((manifest, samples))
+}
+
+/// Whether a folder's manifest names WTHOR shards (whose reading needs the WTHOR folder).
+pub fn needs_wthor(manifest: &Manifest) -> bool {
+    manifest
+        .shards
+        .iter()
+        .any(|e| e.source == ShardSource::Wthor)
+}
