@@ -26,6 +26,10 @@ pub struct MatchConfig {
     pub control: TimeControl,
     /// Extra time allowed past the limit before a move counts as late.
     pub margin: Duration,
+    /// Time charged to every move beyond the engine's answer, as a GUI's own delay is; with
+    /// it, GTP engines (ours too) are told their clock in whole seconds rounded to the
+    /// nearest, as GNU Quarry tells it (`--latency`).
+    pub latency: Duration,
     /// Games played at once.
     pub concurrency: usize,
     /// The sequential test, if any (two-engine matches only).
@@ -70,6 +74,7 @@ impl MatchConfig {
             openings,
             control: TimeControl::PerMove(DEFAULT_MOVE_TIME),
             margin: DEFAULT_MARGIN,
+            latency: Duration::ZERO,
             concurrency: 1,
             sprt: None,
             ggf: None,

@@ -4,7 +4,7 @@
 
 use super::config::MatchConfig;
 use super::outcome::Played;
-use super::referee::{KeptEngines, play_game};
+use super::referee::{Allowance, KeptEngines, play_game};
 use super::schedule::Job;
 use crate::sys::signals;
 use std::collections::VecDeque;
@@ -89,7 +89,10 @@ fn work(
             config.keep_engines.then_some(&mut kept),
             &config.openings[job.opening],
             [config.control_of(job.black), config.control_of(job.white)],
-            config.margin,
+            Allowance {
+                margin: config.margin,
+                latency: config.latency,
+            },
         );
         if signals::caught().is_some() {
             break; // cut short by the interruption, or not: it is abandoned either way

@@ -95,6 +95,16 @@ impl KeptEngines {
 /// One side of a game: the engine's index in the match, and how to start it.
 pub type Seat<'a> = (usize, &'a EngineSpec);
 
+/// What the referee forgives and charges beyond an engine's own time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    /// Extra time past a limit before a move counts as late.
+    pub margin: Duration,
+    /// Time charged to every move beyond the engine's answer (a GUI's own delay); when it is
+    /// not zero, GTP engines are told whole seconds rounded to the nearest, as Quarry does.
+    pub latency: Duration,
+}
+
 /// Plays the game; `seats` and their time `controls` are (black, white). Each engine is
 /// taken from `kept` when it is there, else started; after the game both go back to `kept`
 /// when there is one and the game ended without a fault, and are stopped otherwise.
@@ -103,13 +113,20 @@ pub fn play_game(
     mut kept: Option<&mut KeptEngines>,
     opening: &Opening,
     controls: [TimeControl; 2],
-    margin: Duration,
+    allowance: Allowance,
 ) -> Game {
     let mut game = Game::new(opening);
     let names = [seats[0].1.name.as_str(), seats[1].1.name.as_str()];
     let result = start_both(seats, kept.as_deref_mut()).and_then(|mut engines| {
+        if !allowance.latency.is_zero() {
+            for engine in &mut engines {
+                if let Player::Gtp(engine) = engine {
+                    engine.tell_like_a_gui();
+                }
+            }
+        }
         let outcome = setup(&mut engines, opening, controls)
-            .and_then(|()| play_out(&mut engines, &mut game, names, controls, margin));
+            .and_then(|()| play_out(&mut engines, &mut game, names, controls, allowance));
         let seated = engines
             .into_iter()
             .zip(seats)
@@ -284,8 +301,9 @@ fn play_out(
     game: &mut Game,
     names: [&str; 2],
     controls: [TimeControl; 2],
-    margin: Duration,
+    allowance: Allowance,
 ) -> Result<(), Fault> {
+    let Allowance { margin, latency } = allowance;
     let mut clocks = controls.map(|control| match control {
         TimeControl::Fischer { base, .. } => base,
         _ => Duration::ZERO,
@@ -318,7 +336,10 @@ fn play_out(
             controls,
             clocks,
         };
-        let (reply, spent) = request_move(&mut engines[mover], side, &request, allowed + margin)?;
+        let (reply, answered) =
+            request_move(&mut engines[mover], side, &request, allowed + margin)?;
+        // The clock runs on while the GUI handles the answer.
+        let spent = answered + latency;
         if spent > allowed + margin {
             return Err((side, ForfeitKind::Late { spent, allowed }));
         }

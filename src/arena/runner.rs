@@ -15,7 +15,8 @@ use super::results::{GameRow, Results};
 use super::schedule::{Job, in_shard, read_previous, resumed_games, schedule};
 use super::spec::{EngineProtocol, EngineSpec};
 use super::stats::{PairingScore, Sprt, SprtVerdict, pairings, score_game};
-use super::summary::summary;
+use super::summary::{summary, time_left_line};
+use crate::game::clock::TimeControl;
 use crate::sys::files::check_writable;
 use crate::sys::signals::{self, exit_after};
 use std::collections::{HashSet, VecDeque};
@@ -273,7 +274,14 @@ impl Run {
         pool.join();
         // The workers may all have stopped on the signal before the loop looked.
         let interrupted = interrupted.or_else(signals::caught);
-        let summary = summary(&self.recorder.results, self.tally.sprt());
+        let mut summary = summary(&self.recorder.results, self.tally.sprt());
+        if let TimeControl::Fischer { base, increment } = config.control
+            && increment.is_zero()
+            && config.engines.iter().all(|e| e.control.is_none())
+            && let Some(line) = time_left_line(&self.recorder.results, base.as_secs_f64())
+        {
+            summary += &line;
+        }
         if let Some(signal) = interrupted {
             self.display.line(&format!(
                 "match interrupted by {}: {} games finished, {} under way abandoned{}",

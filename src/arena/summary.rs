@@ -88,6 +88,32 @@ pub fn summary(results: &Results, sprt: Option<(Sprt, SprtVerdict)>) -> String {
     out
 }
 
+/// In sudden death (`base` seconds a game, no increment): each engine's time left at the end
+/// of its games that give a time, least and median, as the line the summary ends with.
+pub fn time_left_line(results: &Results, base: f64) -> Option<String> {
+    let parts: Vec<String> = results
+        .engines
+        .iter()
+        .filter_map(|engine| {
+            let mut left: Vec<f64> = results
+                .seconds_of(engine)
+                .into_iter()
+                .map(|s| base - s)
+                .collect();
+            if left.is_empty() {
+                return None;
+            }
+            left.sort_by(f64::total_cmp);
+            Some(format!(
+                "{engine} least {:.2} s, median {:.2} s",
+                left[0],
+                left[left.len() / 2]
+            ))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("\ntime left at the end: {}", parts.join("; ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -115,16 +115,20 @@ pub struct GtpClock {
     pub stones: u32,
 }
 
-/// A clock told in whole seconds lies anywhere in the second that follows (less a margin).
+/// A clock told in whole seconds may be up to this much less than its figure (GNU Quarry
+/// rounds to the nearest second)...
+const ROUNDED_BELOW: Duration = Duration::from_millis(500);
+/// ... or anywhere in the second that follows (most controllers round down), less a margin.
 const WHOLE_SECOND_SPAN: Duration = Duration::from_millis(990);
 
 impl GtpClock {
-    /// The least and the most time this clock can mean. GTP writes whole seconds, and most
-    /// controllers round down: `1` may be 1.9 s. Fractions are taken as exact.
+    /// The least and the most time this clock can mean. GTP writes whole seconds: rounded
+    /// down by most controllers (`1` may be 1.9 s), to the nearest by GNU Quarry (`1` may be
+    /// 0.5 s). Fractions are taken as exact.
     pub fn bounds(&self) -> (Duration, Duration) {
         let told = clock_duration(self.seconds);
         if self.seconds.fract() == 0.0 {
-            (told, told + WHOLE_SECOND_SPAN)
+            (told.saturating_sub(ROUNDED_BELOW), told + WHOLE_SECOND_SPAN)
         } else {
             (told, told)
         }
@@ -166,6 +170,8 @@ impl GtpTimeSettings {
                 moves_to_go: Some(clock.stones),
                 lag: Duration::ZERO,
                 stall: Duration::ZERO,
+                main: clock_duration(self.byo_yomi),
+                coarse: false,
             }
         } else if clock.seconds <= 0.0 && self.stones > 0 {
             // Main time is gone and the controller has not said so yet: the first period.
@@ -175,6 +181,8 @@ impl GtpTimeSettings {
                 moves_to_go: Some(self.stones),
                 lag: Duration::ZERO,
                 stall: Duration::ZERO,
+                main: clock_duration(self.byo_yomi),
+                coarse: false,
             }
         } else {
             TimeBudget {
@@ -183,6 +191,14 @@ impl GtpTimeSettings {
                 moves_to_go: None,
                 lag: Duration::ZERO,
                 stall: Duration::ZERO,
+                // Sudden death keeps a reserve of its main time; with byo-yomi to come,
+                // running out of main time loses nothing.
+                main: if self.stones == 0 {
+                    clock_duration(self.main)
+                } else {
+                    Duration::ZERO
+                },
+                coarse: false,
             }
         })
     }
@@ -321,6 +337,8 @@ pub fn nboard_budget(clocks: &[Option<GgfClock>; 2], record: &GameRecord) -> Opt
         moves_to_go: None,
         lag: Duration::ZERO,
         stall: Duration::ZERO,
+        main: clock_duration(clock.main),
+        coarse: false,
     })
 }
 
@@ -339,6 +357,8 @@ pub fn gtp_budget(
             moves_to_go: (clock.stones > 0).then_some(clock.stones),
             lag: Duration::ZERO,
             stall: Duration::ZERO,
+            main: Duration::ZERO,
+            coarse: false,
         }),
         (None, None) => None,
     }
@@ -356,7 +376,7 @@ mod tests {
         };
         assert_eq!(
             whole.bounds(),
-            (Duration::from_secs(1), Duration::from_millis(1990))
+            (Duration::from_millis(500), Duration::from_millis(1990))
         );
         let exact = GtpClock {
             seconds: 1.25,

@@ -78,8 +78,11 @@ pub fn init_logging(log_file: Option<&str>) -> Result<(), String> {
                 .append(true)
                 .open(path)
                 .map_err(|e| format!("cannot open log file '{path}': {e}"))?;
+            // Milliseconds, so that a move's reported time can be held against the times
+            // its command came and its reply went.
             builder
                 .filter_level(log::LevelFilter::Debug)
+                .format_timestamp_millis()
                 .parse_env("RUST_LOG")
                 .target(env_logger::Target::Pipe(Box::new(file)));
         }

@@ -221,6 +221,7 @@ impl Controller {
     /// GTP's `genmove`: the move for `think`, after waiting for its search. A line for which
     /// `interrupts` holds stops the search (the best move so far stands) and is left queued.
     pub fn genmove(&mut self, think: Think, interrupts: &dyn Fn(&str) -> bool) -> Choice {
+        let started = Instant::now();
         let (position, levels, budget) = (think.position, think.levels, think.budget);
         if position.must_pass() {
             return Choice {
@@ -234,7 +235,10 @@ impl Controller {
             Some(searcher.think(&position, &levels, limits, &mut |_| {}))
         });
         match self.worker.wait_interruptible(interrupts) {
-            Some(report) if position.is_legal(report.best_move) => {
+            Some(mut report) if position.is_legal(report.best_move) => {
+                // The move's time is the wall time of the command, whatever it held (a
+                // solve attempt stopped at the deadline, the wait for helper threads).
+                report.elapsed = started.elapsed();
                 if report.book.is_some() {
                     log::info!(
                         "genmove: {} from the book ({:+.2})",

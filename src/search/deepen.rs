@@ -257,12 +257,14 @@ fn deepen<E: Evaluator>(
             break;
         }
     }
-    // Every node counts, those of a depth cut short too.
+    // Every node and every second counts, those of a depth cut short too: the report of
+    // the last finished depth is played, but the move cost all the time until now.
     let nodes = search.nodes;
     let stopped = stopper.stopped();
     last.map(|mut report| {
         report.complete = !stopped;
         report.nodes = nodes;
+        report.elapsed = start.elapsed();
         report
     })
 }

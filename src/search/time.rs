@@ -41,8 +41,10 @@
 
 use super::Limits;
 
+mod lag;
 mod planner;
 use crate::board::Position;
+pub use lag::LagMeter;
 pub(crate) use planner::IterationPlanner;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -67,14 +69,25 @@ const MAX_LAG: Duration = Duration::from_secs(2);
 const SOFT_PART: f64 = 1.0;
 /// The hard deadline, as a multiple of the move's share.
 const HARD_MULTIPLE: f64 = 3.0;
-/// A single move never plans more than this part of the usable time (a whole game's clock).
-/// It binds in the last moves before the solve: at half, each of them left half the clock
-/// to the next and the solve came with 0.8 s of `10+0.1` unspent (87% of the clock used;
-/// 89% at 0.7, 100 games, and 2+0 90.7% against 89.9%).
-const MAX_PART_OF_CLOCK: f64 = 0.7;
+/// A single move's hard deadline is never more than this part of the usable time, and less
+/// while many moves remain ([`CAP_MOVES`]). At 0.7 a move at 34 empties with 29.6 s of a
+/// minute left could take 14.2 s, and did: the engine reached 25 empties with 1 to 2 s and
+/// lost on time in Quarry at one minute and at five.
+const MAX_PART_OF_CLOCK: f64 = 0.2;
+/// With `m` of the mover's moves left, a move's hard deadline is at most `CAP_MOVES / m` of
+/// the usable time (at most [`MAX_PART_OF_CLOCK`]): 0.15 at 26 moves, a fifth from 20.
+const CAP_MOVES: f64 = 4.0;
 /// The move predicted to solve may plan this part: it is the last one that needs time, and
-/// a solve the deadline stops still plays the move of the selective search made first.
-const SOLVE_PART_OF_CLOCK: f64 = 0.8;
+/// a solve the deadline stops still plays the move of the selective search made first; half
+/// is left for the moves after it should the solve not finish.
+const SOLVE_PART_OF_CLOCK: f64 = 0.5;
+/// In sudden death (no increment, no byo-yomi to come) the plan never spends the last
+/// part of the main time: this part, and at least [`SUDDEN_DEATH_RESERVE_MIN`]...
+const SUDDEN_DEATH_RESERVE_PART: f64 = 0.05;
+const SUDDEN_DEATH_RESERVE_MIN: Duration = Duration::from_secs(1);
+/// ... and this much more when the clock comes in whole seconds (a GUI's, whose own delay
+/// the engine sees only over several moves).
+const WHOLE_SECOND_RESERVE: Duration = Duration::from_secs(1);
 /// The part of each increment a move plans to spend (the rest builds a cushion).
 const INCREMENT_PART: f64 = 0.9;
 /// The solver's time at 20 empties on this kind of machine (FFO #40 took 0.43 s; in games at
@@ -87,7 +100,7 @@ const SOLVE_PART: f64 = 0.5;
 
 /// The time a move may use: its remaining main time, the increment it earns, and how many
 /// moves that time must cover (`None`: the rest of the game).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TimeBudget {
     /// Time left on the clock.
     pub remaining: Duration,
@@ -101,6 +114,11 @@ pub struct TimeBudget {
     /// The longest recent stall (a lag sample far beyond the usual), kept once as a floor
     /// rather than for every move left: [`LagMeter::stall`].
     pub stall: Duration,
+    /// The clock's main time when it runs out for good (sudden death, or a byo-yomi
+    /// period's length), for the reserve it keeps; zero when unknown or not sudden death.
+    pub main: Duration,
+    /// Whether the clock is told in whole seconds (a GUI's): the reserve is larger.
+    pub coarse: bool,
 }
 
 /// Limits for a search of `position` with `budget` (or with no clock at all), watching `stop`.
@@ -131,152 +149,6 @@ pub fn limits_for(
         stop,
         soft_deadline: now.checked_add(soft),
         hard_deadline: now.checked_add(hard),
-    }
-}
-
-/// Measures the lag: time the controller charges for a move beyond what the engine's own watch
-/// saw (the pipes, the controller's turn, a machine busy with other work). After each move
-/// the clock it should show is noted ([`LagMeter::moved`]); when the controller next tells
-/// the clock ([`LagMeter::told`]), the shortfall is a sample. Two figures come of the samples:
-/// the lag, charged for every move left, a moving average that grows only step by step
-/// (a sample counts at most twice the lag and [`LAG_STEP`] more), so a load that lasts raises
-/// it within a few moves and one stall hardly; and the stall, the largest recent sample,
-/// decaying move by move, kept once as a floor. Charging one stall for every move left
-/// kept a tenth of the clock unplanned for the rest of the game.
-///
-/// The meter also reads the increment off the clock ([`LagMeter::increment`]): GTP has no
-/// word for a Fischer increment, so a controller that adds one (`match` does) only shows it
-/// in its `time_left` reports. Over the moves since the first report, the clock told, plus
-/// the engine's own time spent, less the first clock, is what the increments brought less
-/// what the lag took; its least value per move is a lower bound of the increment that
-/// whole-second reports tighten as the game goes on. Before this, the engine planned a
-/// `10+0.1` game as `10+0` and left its increments unspent.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LagMeter {
-    expected: Option<Duration>,
-    lag: Duration,
-    stall: Duration,
-    /// Since the first report of this clock: what is needed to read its increment.
-    tally: Option<IncrementTally>,
-    increment: Duration,
-    /// Whether the last report was a span (whole seconds) rather than a clock to the
-    /// millisecond: then the lag below a second cannot be seen ([`UNSEEN_LAG`]).
-    coarse: bool,
-}
-
-/// The moves and time spent since a clock's first report, and that report's upper bound.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct IncrementTally {
-    first_upper: Duration,
-    most: Duration,
-    spent: Duration,
-    moves: u32,
-}
-
-/// An increment read off the clock is at most this part of its first report (a controller
-/// that sets a clock anew in the middle of a game must not look like a huge increment).
-const MOST_INCREMENT_PART: f64 = 0.1;
-
-/// The lag charged for each move left while the reports come in whole seconds, whatever was
-/// measured: a shortfall shows only when it crosses a whole second, often at the end of the
-/// game, when it is too late. On a loaded machine, moves planned to take nothing cost the
-/// controller's clock 10 to 15 ms each (a 3-second game lost on time by 0.1 s over its last
-/// ten moves); on a quiet one about 2 ms.
-const UNSEEN_LAG: Duration = Duration::from_millis(15);
-
-/// The weight of the newest sample in the lag's moving average.
-const LAG_SAMPLE_WEIGHT: f64 = 0.25;
-/// A sample counts in the moving average for at most twice the lag and this much more.
-const LAG_STEP: Duration = Duration::from_millis(10);
-/// The stall kept falls by this part on each move without a larger one.
-const STALL_DECAY: f64 = 0.8;
-
-impl LagMeter {
-    /// A move was made with `before` on the clock and took `spent` by the engine's watch.
-    pub fn moved(&mut self, before: Duration, spent: Duration) {
-        self.expected = Some(before.saturating_sub(spent) + self.increment);
-        if let Some(tally) = &mut self.tally {
-            tally.spent += spent;
-            tally.moves += 1;
-        }
-    }
-
-    /// The controller says the clock shows `remaining`: the shortfall against the expected
-    /// clock is a sample (none when no move was noted since, or the clock did not run down as
-    /// a main time does).
-    pub fn told(&mut self, remaining: Duration) {
-        self.told_between(remaining, remaining);
-    }
-
-    /// The controller says the clock shows between `lower` and `upper` (GTP's whole seconds:
-    /// `time_left b 1 0` is anything from 1 to 2 s). Only the certain shortfall, against
-    /// `upper`, is a sample. Returns the best reading of the clock: the expected one when it
-    /// lies between the two, else the nearer bound (`lower` when nothing was expected).
-    pub fn told_between(&mut self, lower: Duration, upper: Duration) -> Duration {
-        self.read_increment(lower, upper);
-        self.coarse = upper > lower;
-        let Some(expected) = self.expected.take() else {
-            return lower;
-        };
-        let sample = expected.saturating_sub(upper).min(MAX_LAG);
-        let counted = sample.min(self.lag * 2 + LAG_STEP);
-        self.lag = self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + counted.mul_f64(LAG_SAMPLE_WEIGHT);
-        self.stall = sample.max(self.stall.mul_f64(STALL_DECAY));
-        expected.clamp(lower, upper.max(lower))
-    }
-
-    /// A report of the clock between `lower` and `upper`: the first one starts the tally, a
-    /// later one raises the increment to what the clock must have earned per move since.
-    fn read_increment(&mut self, lower: Duration, upper: Duration) {
-        match &self.tally {
-            None => {
-                self.tally = Some(IncrementTally {
-                    first_upper: upper,
-                    most: lower.mul_f64(MOST_INCREMENT_PART),
-                    spent: Duration::ZERO,
-                    moves: 0,
-                });
-            }
-            Some(tally) if tally.moves > 0 => {
-                let earned = (lower + tally.spent).saturating_sub(tally.first_upper) / tally.moves;
-                self.increment = self.increment.max(earned.min(tally.most));
-            }
-            Some(_) => {}
-        }
-    }
-
-    /// The clock changed in a way that is no move's (new settings, a new period): the next
-    /// report is no sample, and starts the increment's reading afresh.
-    pub fn forget_move(&mut self) {
-        self.expected = None;
-        self.tally = None;
-        self.increment = Duration::ZERO;
-    }
-
-    /// Whether no report of this clock was read since it was set (the first report of a
-    /// clock that was just set is exactly its main time).
-    pub fn is_fresh(&self) -> bool {
-        self.tally.is_none()
-    }
-
-    /// The increment the clock was seen to earn per move (a lower bound; zero until seen).
-    pub fn increment(&self) -> Duration {
-        self.increment
-    }
-
-    /// The lag to charge for every move left: as measured so far, and at least
-    /// [`UNSEEN_LAG`] while the reports come in whole seconds.
-    pub fn lag(&self) -> Duration {
-        if self.coarse {
-            self.lag.max(UNSEEN_LAG)
-        } else {
-            self.lag
-        }
-    }
-
-    /// The largest recent sample, decayed by the moves since.
-    pub fn stall(&self) -> Duration {
-        self.stall
     }
 }
 
@@ -338,8 +210,18 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     let lag = budget.lag.min(MAX_LAG);
     let overhead = OVERHEAD.max(lag * 2);
     let floor = LOW_CLOCK_FLOOR.max(budget.stall.mul_f64(1.5).min(MAX_STALL_FLOOR));
-    let reserve =
-        (budget.remaining.mul_f64(RESERVE) + overhead).max(floor.min(budget.remaining / 2));
+    // The sudden-death reserve is never planned while the clock is above it; a side below it
+    // (a stall, a GUI's delay it could not see) plans from a fifth of what is left, and so
+    // ever less. The floor of stalls is at most half of what is left.
+    let sudden_death = sudden_death_reserve(budget);
+    let sudden_death = if budget.remaining > sudden_death {
+        sudden_death
+    } else {
+        budget.remaining.mul_f64(0.8)
+    };
+    let reserve = (budget.remaining.mul_f64(RESERVE) + overhead)
+        .max(floor.min(budget.remaining / 2))
+        .max(sudden_death);
     let kept = budget.remaining.saturating_sub(reserve).as_secs_f64();
     let lag = lag.as_secs_f64();
     let increment = budget.increment.as_secs_f64();
@@ -365,7 +247,8 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
             // and only what an increment does not cover is kept back from the clock now.
             let shortfall = (lag - increment * INCREMENT_PART).max(0.0);
             let usable = (kept - shortfall * later).max(0.0);
-            let cap = usable * MAX_PART_OF_CLOCK + increment * INCREMENT_PART * MAX_PART_OF_CLOCK;
+            let part = MAX_PART_OF_CLOCK.min(CAP_MOVES / f64::from(moves_left));
+            let cap = (usable + increment * INCREMENT_PART) * part;
             let solve_cap = usable * SOLVE_PART_OF_CLOCK;
             let (weight, weights, solves) = planned_weights(empties, total, solve_cap);
             let mut share = total * weight / weights;
@@ -383,6 +266,29 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     // Budgets come clamped from the records layer; a value beyond a Duration is no limit.
     let duration = |s: f64| Duration::try_from_secs_f64(s.max(0.0)).unwrap_or(Duration::MAX);
     (duration(soft), duration(hard))
+}
+
+/// The part of a clock that runs out for good which the plan never spends: the larger of
+/// [`SUDDEN_DEATH_RESERVE_PART`] of its main time and [`SUDDEN_DEATH_RESERVE_MIN`], and
+/// [`WHOLE_SECOND_RESERVE`] more under whole-second reports (a byo-yomi period keeps only
+/// its part and the latter). None with an increment, or when the main time is unknown.
+pub fn sudden_death_reserve(budget: TimeBudget) -> Duration {
+    if !budget.increment.is_zero() || budget.main.is_zero() {
+        return Duration::ZERO;
+    }
+    let part = budget.main.mul_f64(SUDDEN_DEATH_RESERVE_PART);
+    // A byo-yomi period (or a per-move limit) keeps only its part: a second of a second a
+    // move would leave nothing to think with.
+    let reserve = if budget.moves_to_go.is_some() {
+        part
+    } else {
+        part.max(SUDDEN_DEATH_RESERVE_MIN)
+    };
+    if budget.coarse {
+        reserve + WHOLE_SECOND_RESERVE
+    } else {
+        reserve
+    }
 }
 
 /// The solver's expected time for a position with `empties` empty squares (a rough model:

@@ -17,6 +17,7 @@ mod cli;
 mod concurrency_fuzz;
 mod datagen;
 mod eval_scale;
+mod gui_clock;
 mod layers;
 mod memory;
 mod perft;

@@ -137,6 +137,8 @@ fn ponder_hits_and_misses_both_answer_within_the_plan() {
                 moves_to_go: None,
                 lag: Duration::ZERO,
                 stall: Duration::ZERO,
+                main: Duration::ZERO,
+                coarse: false,
             };
             let (_, hard) = move_time(position.empty_count(), budget);
             assert!(

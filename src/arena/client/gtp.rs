@@ -22,6 +22,9 @@ pub struct GtpEngine {
     /// True when the engine reads fractional seconds in time commands (our own `self:`
     /// engines); others get whole seconds, as GTP writes them.
     pub fractional_seconds: bool,
+    /// True when whole seconds are rounded to the nearest (GNU Quarry's way) rather than
+    /// down.
+    pub rounded_seconds: bool,
 }
 
 impl GtpEngine {
@@ -32,7 +35,15 @@ impl GtpEngine {
             name: spec.name.clone(),
             skipped: 0,
             fractional_seconds: spec.is_self,
+            rounded_seconds: false,
         })
+    }
+
+    /// Tells this engine its clock as GNU Quarry does: whole seconds rounded to the
+    /// nearest, whatever the engine could read.
+    pub fn tell_like_a_gui(&mut self) {
+        self.fractional_seconds = false;
+        self.rounded_seconds = true;
     }
 
     /// `time` in seconds as this engine reads them: exact to the millisecond for engines that
@@ -40,6 +51,10 @@ impl GtpEngine {
     pub fn seconds(&self, time: Duration, floor: u64) -> String {
         if self.fractional_seconds {
             format!("{:.3}", time.as_secs_f64())
+        } else if self.rounded_seconds {
+            ((time.as_secs_f64() + 0.5).floor() as u64)
+                .max(floor)
+                .to_string()
         } else {
             time.as_secs().max(floor).to_string()
         }

@@ -156,21 +156,25 @@ impl Results {
         scores
     }
 
+    /// The seconds `engine` took in each of its games that give a time.
+    pub fn seconds_of(&self, engine: &str) -> Vec<f64> {
+        self.games
+            .iter()
+            .flat_map(|g| {
+                [(&g.black, g.black_seconds), (&g.white, g.white_seconds)]
+                    .into_iter()
+                    .filter(|(name, _)| *name == engine)
+                    .filter_map(|(_, seconds)| seconds)
+            })
+            .collect()
+    }
+
     /// Each engine's thinking time per game, for the engines whose games give one.
     pub fn think_times(&self) -> Vec<ThinkTime> {
         self.engines
             .iter()
             .filter_map(|engine| {
-                let times: Vec<f64> = self
-                    .games
-                    .iter()
-                    .flat_map(|g| {
-                        [(&g.black, g.black_seconds), (&g.white, g.white_seconds)]
-                            .into_iter()
-                            .filter(|(name, _)| *name == engine)
-                            .filter_map(|(_, seconds)| seconds)
-                    })
-                    .collect();
+                let times = self.seconds_of(engine);
                 (!times.is_empty()).then(|| ThinkTime {
                     engine: engine.clone(),
                     games: times.len(),

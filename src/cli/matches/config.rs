@@ -11,6 +11,7 @@ use crate::arena::config::{DEFAULT_MARGIN, DEFAULT_MOVE_TIME, distinct_names};
 use crate::arena::spec::{EngineProtocol, EngineSpec};
 use crate::cli::args::{CliError, error};
 use crate::game::clock::TimeControl;
+use std::time::Duration;
 
 /// The engines of `--engine`, with `--depth` given to those that take it: level flags of
 /// `self:` engines, the `set depth` of `nboard:` engines without their own.
@@ -63,7 +64,13 @@ fn control(args: &MatchArgs) -> Result<TimeControl, CliError> {
 pub fn config(args: MatchArgs) -> Result<MatchConfig, CliError> {
     let engines = engines(&args)?;
     let control = control(&args)?;
-    let margin = args.timeout_margin.unwrap_or(DEFAULT_MARGIN);
+    let latency = args.latency.unwrap_or(Duration::ZERO);
+    // A GUI forgives nothing past a limit.
+    let margin = args.timeout_margin.unwrap_or(if args.latency.is_some() {
+        Duration::ZERO
+    } else {
+        DEFAULT_MARGIN
+    });
     let openings = openings(&args)?;
     let concurrency = args.concurrency.map_or(1, |c| c as usize);
     // A game keeps one engine busy, both when one ponders.
@@ -98,6 +105,7 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, CliError> {
         openings,
         control,
         margin,
+        latency,
         concurrency,
         sprt: args.sprt,
         ggf: args.ggf,

@@ -105,6 +105,13 @@ pub struct MatchArgs {
     #[arg(long, value_name = "S", allow_hyphen_values = true,
           value_parser = |s: &str| seconds(s, "timeout-margin", 0.0))]
     pub timeout_margin: Option<Duration>,
+    /// Play like a GUI: charge every move this many seconds more than the engine took (a
+    /// GUI's own delay), tell GTP engines, ours too, their clock in whole seconds rounded to
+    /// the nearest (as GNU Quarry does), and forgive no time past a limit unless
+    /// --timeout-margin says otherwise.
+    #[arg(long, value_name = "S", allow_hyphen_values = true,
+          value_parser = |s: &str| seconds(s, "latency", 0.0))]
+    pub latency: Option<Duration>,
     /// Stop early by a sequential test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05.
     #[arg(long, value_name = "SPEC", value_parser = sprt)]
     pub sprt: Option<Sprt>,

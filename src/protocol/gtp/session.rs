@@ -3,20 +3,18 @@
 use super::command::{COMMANDS, GtpCommand, parse_line};
 use crate::board::{Color, Move, Position};
 use crate::game::GameRecord;
-use crate::game::clock::{GtpClock, GtpTimeSettings, clock_duration, gtp_budget};
+use crate::game::gtp_clocks::GtpClocks;
 use crate::protocol::Output;
 use crate::protocol::play::{Controller, Think};
-use crate::search::{LagMeter, Levels, TimeBudget};
+use crate::search::{Levels, TimeBudget};
 use std::time::Instant;
 
 /// A GTP session: the game, the clocks and the levels.
 pub struct GtpSession {
     game: GameRecord,
     levels: Levels,
-    time_settings: Option<GtpTimeSettings>,
-    clocks: [Option<GtpClock>; 2],
-    /// Each side's lag: what the controller charges beyond the engine's own time.
-    lag: [LagMeter; 2],
+    /// Both sides' clocks, as told and as charged.
+    clocks: GtpClocks,
     output: Output,
 }
 
@@ -26,9 +24,7 @@ impl GtpSession {
         GtpSession {
             game: GameRecord::new(Position::start()),
             levels,
-            time_settings: None,
-            clocks: [None, None],
-            lag: [LagMeter::default(); 2],
+            clocks: GtpClocks::default(),
             output,
         }
     }
@@ -94,7 +90,7 @@ impl GtpSession {
             C::BoardSize(_) => Err("unacceptable size".into()),
             C::ClearBoard => {
                 self.game = GameRecord::new(Position::start());
-                self.clocks = [None, None];
+                self.clocks.restart();
                 play.clear();
                 Ok(String::new())
             }
@@ -134,27 +130,11 @@ impl GtpSession {
                 })
             }
             C::TimeSettings(settings) => {
-                self.time_settings = Some(settings);
-                self.clocks = [None, None];
-                self.lag.iter_mut().for_each(LagMeter::forget_move);
+                self.clocks.set(settings);
                 Ok(String::new())
             }
-            C::TimeLeft(color, mut clock) => {
-                let lag = &mut self.lag[color.index()];
-                if clock.stones == 0 {
-                    // The engine's own watch reads a whole-second clock within that second.
-                    let (lower, mut upper) = clock.bounds();
-                    let main = self.time_settings.map(|s| clock_duration(s.main));
-                    if lag.is_fresh() && main == Some(lower) {
-                        // A clock just set shows its main time to the millisecond.
-                        upper = lower;
-                    }
-                    clock.seconds = lag.told_between(lower, upper).as_secs_f64();
-                } else {
-                    // Byo-yomi periods start afresh: no sample.
-                    lag.forget_move();
-                }
-                self.clocks[color.index()] = Some(clock);
+            C::TimeLeft(color, clock) => {
+                self.clocks.told(color, clock);
                 Ok(String::new())
             }
             C::SetGame(name) if name.eq_ignore_ascii_case("othello") => Ok(String::new()),
@@ -196,16 +176,7 @@ impl GtpSession {
     /// `color`'s budget: its clock as the controller told it (or as charged since), with
     /// the lag measured on its moves.
     fn budget(&self, color: Color) -> Option<TimeBudget> {
-        gtp_budget(self.time_settings, self.clocks[color.index()]).map(|budget| TimeBudget {
-            lag: self.lag[color.index()].lag(),
-            stall: self.lag[color.index()].stall(),
-            // GTP cannot tell an increment: the one the clock was seen to earn.
-            increment: match budget.moves_to_go {
-                None => budget.increment.max(self.lag[color.index()].increment()),
-                Some(_) => budget.increment,
-            },
-            ..budget
-        })
+        self.clocks.budget(color)
     }
 
     /// `genmove` (`reg_genmove` when not `playing`): the controller's move for `color`, played
@@ -238,16 +209,7 @@ impl GtpSession {
             next.play(mv, None, Some(started.elapsed().as_secs_f64()))
                 .map_err(|_| format!("internal error: {mv} is illegal"))?;
             self.game = next;
-            if let Some(settings) = self.time_settings {
-                let index = color.index();
-                let clock = self.clocks[index].unwrap_or_else(|| settings.fresh_clock());
-                let spent = started.elapsed();
-                if clock.stones == 0 {
-                    let before = clock_duration(clock.seconds);
-                    self.lag[index].moved(before, spent);
-                }
-                self.clocks[index] = Some(settings.charge(clock, spent.as_secs_f64()));
-            }
+            self.clocks.moved(color, started.elapsed());
             if let Some(report) = &choice.report {
                 // The ponder thinks with the clock the engine's next move will have.
                 think.budget = self.budget(color);

@@ -1,4 +1,5 @@
 //! The time manager's plans against whole simulated games.
+use super::lag::{LAG_SAMPLE_WEIGHT, LAG_STEP, UNSEEN_LAG};
 use super::*;
 
 /// Plays the planner's side of whole games: at each of its moves it is charged `spend`
@@ -31,6 +32,8 @@ fn spending(
             moves_to_go: None,
             lag: Duration::ZERO,
             stall: Duration::ZERO,
+            main: Duration::ZERO,
+            coarse: false,
         };
         let (soft, hard) = move_time(empties, budget);
         assert!(soft <= hard, "soft {soft:?} beyond hard {hard:?}");
@@ -79,6 +82,8 @@ fn play_with_lag(clock: f64, increment: f64, first_empties: u32, lag: Duration) 
             moves_to_go: None,
             lag: meter.lag(),
             stall: meter.stall(),
+            main: Duration::ZERO,
+            coarse: false,
         };
         let (_, hard) = move_time(empties, budget);
         least = least.min(remaining.as_secs_f64() - hard.as_secs_f64() - lag.as_secs_f64());
@@ -118,12 +123,15 @@ fn later_moves_pay_their_lag_from_their_increments() {
         moves_to_go: None,
         lag: Duration::from_millis(15),
         stall: Duration::ZERO,
+        main: Duration::ZERO,
+        coarse: false,
     };
     let (_, without) = move_time(20, budget(0.0));
     let (_, with) = move_time(20, budget(0.1));
-    // The nine later moves' lag (0.135 s) is no longer kept back from this one.
+    // The nine later moves' lag (0.135 s) is no longer kept back from this one (within the
+    // cap of a fifth of the clock: 120 ms against 75).
     assert!(
-        with.as_secs_f64() > without.as_secs_f64() + 0.05,
+        with.as_secs_f64() > without.as_secs_f64() + 0.03,
         "{with:?} against {without:?}"
     );
     // Increments smaller than the lag cover only their part of it.
@@ -136,7 +144,7 @@ fn later_moves_pay_their_lag_from_their_increments() {
         },
     );
     assert!(
-        small.as_secs_f64() < no_lag.as_secs_f64() - 0.05,
+        small.as_secs_f64() < no_lag.as_secs_f64() - 0.015,
         "{small:?} against {no_lag:?}"
     );
     // And a side charged that lag on every move, spending each move's whole hard time, keeps
@@ -195,6 +203,8 @@ fn one_stall_is_kept_once_not_for_every_move_left() {
         moves_to_go: None,
         lag: meter.lag(),
         stall: meter.stall(),
+        main: Duration::ZERO,
+        coarse: false,
     };
     // With the clock low, the next move leaves the stall and half again.
     let (_, hard) = move_time(20, budget(800, &meter));
@@ -231,6 +241,8 @@ fn a_low_clock_keeps_a_floor_for_stalls() {
                 moves_to_go: None,
                 lag: Duration::ZERO,
                 stall: Duration::ZERO,
+                main: Duration::ZERO,
+                coarse: false,
             };
             let (_, hard) = move_time(empties, budget);
             let kept = remaining.saturating_sub(hard);
@@ -261,6 +273,8 @@ fn no_plan_exceeds_the_clock_from_a_tenth_of_a_second_to_an_hour() {
                             moves_to_go,
                             lag: Duration::from_millis(lag),
                             stall: Duration::from_millis(lag * 4),
+                            main: Duration::ZERO,
+                            coarse: false,
                         };
                         let (soft, hard) = move_time(empties, budget);
                         assert!(
@@ -311,6 +325,8 @@ fn a_game_with_a_solve_spends_most_of_its_clock_and_increments() {
                 moves_to_go: None,
                 lag: Duration::ZERO,
                 stall: Duration::ZERO,
+                main: Duration::ZERO,
+                coarse: false,
             };
             let (soft, hard) = move_time(empties, budget);
             let used = if solved {
@@ -330,9 +346,11 @@ fn a_game_with_a_solve_spends_most_of_its_clock_and_increments() {
             earned += increment;
         }
         let share = spent.as_secs_f64() / (clock + earned.as_secs_f64());
-        // The model's solve takes half its planned time, and the other half is lost.
+        // The model's solve takes half its planned time, and the other half is lost; the
+        // hard deadlines, at most a fifth of the clock (issue 70), leave 10+0.1 at 0.82
+        // (0.87 when a move could plan 0.7 of the clock, and lost games on time in GUIs).
         assert!(
-            solved && share > 0.85,
+            solved && share > 0.8,
             "{clock}+{increment:?}: {share:.3} used"
         );
     }
@@ -354,6 +372,8 @@ fn byo_yomi_periods_last_their_moves() {
             moves_to_go: Some(moves),
             lag: Duration::ZERO,
             stall: Duration::ZERO,
+            main: Duration::ZERO,
+            coarse: false,
         };
         let (soft, hard) = move_time(40, budget);
         assert!(soft <= hard && hard <= Duration::from_secs(30));
