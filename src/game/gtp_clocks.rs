@@ -9,6 +9,20 @@ use crate::board::Color;
 use crate::search::{LagMeter, TimeBudget};
 use std::time::Duration;
 
+/// The longest clock a controller may tell, in seconds (a day): more is taken as this, and
+/// said in the log, so that an absurd `time_left` cannot make a move think for months.
+pub const MOST_CLOCK_SECONDS: f64 = 86_400.0;
+
+/// `seconds` within [`MOST_CLOCK_SECONDS`], logging what was assumed.
+fn sane(what: &str, seconds: f64) -> f64 {
+    if seconds > MOST_CLOCK_SECONDS {
+        log::warn!("{what} of {seconds} s is more than a day: taken as {MOST_CLOCK_SECONDS} s");
+        MOST_CLOCK_SECONDS
+    } else {
+        seconds
+    }
+}
+
 /// The clocks of a GTP game.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GtpClocks {
@@ -20,7 +34,12 @@ pub struct GtpClocks {
 
 impl GtpClocks {
     /// `time_settings`: a new clock for both sides.
-    pub fn set(&mut self, settings: GtpTimeSettings) {
+    pub fn set(&mut self, mut settings: GtpTimeSettings) {
+        settings.main = sane("time_settings' main time", settings.main);
+        settings.byo_yomi = sane("time_settings' byo-yomi", settings.byo_yomi);
+        if settings.main == 0.0 && settings.byo_yomi == 0.0 {
+            log::info!("time_settings 0 0 0: no time at all; every move is made at once");
+        }
         self.settings = Some(settings);
         self.clocks = [None, None];
         self.lag.iter_mut().for_each(LagMeter::forget_move);
@@ -36,6 +55,7 @@ impl GtpClocks {
     /// `LagMeter::told_between`); a clock just set is exactly its main time; a byo-yomi
     /// period starts afresh.
     pub fn told(&mut self, color: Color, mut clock: GtpClock) {
+        clock.seconds = sane("time_left", clock.seconds);
         let lag = &mut self.lag[color.index()];
         if clock.stones == 0 {
             let (mut lower, mut upper) = clock.bounds();
