@@ -5,6 +5,7 @@
 //! file reads the flags, keeps the output file, shows progress and stops cleanly on SIGINT or
 //! SIGTERM.
 
+mod pilot;
 mod shards;
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
@@ -91,6 +92,31 @@ enum DatagenTool {
         #[arg(value_name = "DIR")]
         dir: String,
     },
+    /// Reference values of held-out positions of a shard folder, for the label pilot: --out
+    /// FILE, --games N positions (default 5000), exact to --solve-empties (default 24), else
+    /// a search of --depth (default 16) at --selectivity (default 87); reruns go on.
+    #[command(args_override_self = true)]
+    Reference {
+        /// The shard folder whose held-out games give the positions.
+        #[arg(value_name = "DIR")]
+        from: String,
+        #[command(flatten)]
+        args: DatagenArgs,
+    },
+    /// Each shard folder's labels against reference values (`datagen reference`), the mean
+    /// absolute difference per bracket of empties.
+    #[command(args_override_self = true)]
+    Compare {
+        /// Shard folders labelling the same games.
+        #[arg(value_name = "DIR", required = true)]
+        dirs: Vec<String>,
+        /// The reference values.
+        #[arg(long, value_name = "FILE")]
+        reference: String,
+        /// The WTHOR folder whose games WTHOR shards label.
+        #[arg(long, value_name = "DIR", default_value = DEFAULT_WTHOR_DIR)]
+        wthor: String,
+    },
 }
 
 /// Where the WTHOR games are unless `--wthor` says otherwise.
@@ -170,6 +196,18 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
             shards::pack(&file, &args, settings)
         }
         Some(DatagenTool::Index { dir }) => shards::index(&dir),
+        Some(DatagenTool::Reference { from, args }) => {
+            let wthor = args
+                .wthor
+                .clone()
+                .unwrap_or_else(|| DEFAULT_WTHOR_DIR.into());
+            pilot::reference(&from, &args, &wthor)
+        }
+        Some(DatagenTool::Compare {
+            dirs,
+            reference,
+            wthor,
+        }) => pilot::compare(&reference, &dirs, &wthor),
         None => generate(command.args),
     }
 }
