@@ -314,6 +314,7 @@ fn a_game_with_a_solve_spends_most_of_its_clock_and_increments() {
         (60.0, 0.0),
         (4.0, 0.04),
         (60.0, 0.6),
+        (300.0, 0.0),
     ] {
         let mut remaining = Duration::from_secs_f64(clock);
         let increment = Duration::from_secs_f64(increment);
