@@ -14,7 +14,7 @@
 //! ([`planned_weights`]; before this, games at `10+0.1` left about a quarter of their clock
 //! and increments unused). The share is this move's weight over the weights of all the
 //! mover's moves left. The soft deadline (no new iteration) is a part of the share, the hard
-//! deadline (the search stops) a multiple of it but never more than 0.7 of the usable time, so
+//! deadline (the search stops) a multiple of it but never more than a fifth of the usable time, so
 //! no single move can lose the game on time.
 //!
 //! **Lag and stalls.** The clock that counts is the controller's, and it charges each move

@@ -22,8 +22,10 @@ use std::sync::Arc;
 const DEFAULT_POSITIONS: usize = 5000;
 /// Positions with at most this many empties are solved, unless `--exact-empties` says.
 const DEFAULT_EXACT_EMPTIES: u32 = 24;
-/// The depth of the search that values the others, unless `--depth` says.
+/// The depth of the search that values the others, unless `--depth` says...
 const DEFAULT_DEPTH: u32 = 16;
+/// ... and its selectivity (87%, the engine's own), unless `--selectivity` says.
+const DEFAULT_SELECTIVITY: crate::search::Selectivity = crate::search::Selectivity::ALL[1];
 
 /// `positions` of the held-out games of `samples` (every [`HOLDOUT_EVERY`]th game, as `train`
 /// holds them out), spread evenly over them in file order.
@@ -61,7 +63,7 @@ pub(super) fn reference(dir: &str, args: &DatagenArgs, wthor_dir: &str) -> Resul
         Some(text) => text
             .parse()
             .map_err(|e| error(format!("--selectivity: {e}")))?,
-        None => crate::search::Selectivity::ALL[1],
+        None => DEFAULT_SELECTIVITY,
     };
     let (_, samples) = read_training_data(Path::new(dir), Path::new(wthor_dir)).map_err(error)?;
     let chosen = held_out(&samples, positions);

@@ -7,7 +7,9 @@ use super::{DatagenArgs, total_games};
 use crate::cli::args::{CliError, error};
 use crate::cli::catch_signals;
 use crate::eval::dataset::{Sample, read_dataset};
-use crate::game::datagen::manifest::{Manifest, checked_manifest, read_checked, shard_files};
+use crate::game::datagen::manifest::{
+    Manifest, checked_manifest, needs_wthor, read_checked, shard_files,
+};
 use crate::game::datagen::run::{RunEnd, RunEvent, ShardRun};
 use crate::game::datagen::shard::{
     ShardHeader, ShardSource, decode_shard, read_shard_header, split_games,
@@ -87,6 +89,12 @@ fn reporter<'a>(
     }
 }
 
+/// The WTHOR folder `dir` read, when one is needed.
+fn wthor_folder(dir: Option<&str>) -> Result<Option<WthorFolder>, CliError> {
+    dir.map(|d| WthorFolder::read(Path::new(d)).map_err(error))
+        .transpose()
+}
+
 /// `datagen --out-dir DIR`: self-play or WTHOR games into shards.
 pub(super) fn generate_shards(
     args: &DatagenArgs,
@@ -101,10 +109,7 @@ pub(super) fn generate_shards(
     let games_per_shard = games_per_shard(args)?;
     let dir = PathBuf::from(out_dir);
     std::fs::create_dir_all(&dir).map_err(|e| error(format!("cannot create {out_dir}: {e}")))?;
-    let wthor = match &args.wthor {
-        Some(d) => Some(WthorFolder::read(Path::new(d)).map_err(error)?),
-        None => None,
-    };
+    let wthor = wthor_folder(args.wthor.as_deref())?;
     let total = total_games(args, wthor.as_ref().map(WthorFolder::game_count))?;
     let run = new_run(
         dir,
@@ -261,11 +266,7 @@ pub(super) fn relabel(
     }
     std::fs::create_dir_all(out_dir).map_err(|e| error(format!("cannot create {out_dir}: {e}")))?;
     let manifest = checked_manifest(from_dir).map_err(error)?;
-    let wthor = if crate::game::datagen::manifest::needs_wthor(&manifest) {
-        Some(WthorFolder::read(Path::new(wthor_dir)).map_err(error)?)
-    } else {
-        None
-    };
+    let wthor = wthor_folder(needs_wthor(&manifest).then_some(wthor_dir))?;
     let (stop, limits, mut searcher) = labeller(args, &settings)?;
     for entry in &manifest.shards {
         let bytes = read_checked(from_dir, entry).map_err(error)?;
@@ -322,10 +323,7 @@ pub(super) fn pack(
         .ok_or_else(|| error("datagen pack needs --out-dir DIR"))?;
     std::fs::create_dir_all(out_dir).map_err(|e| error(format!("cannot create {out_dir}: {e}")))?;
     let samples = read_dataset(Path::new(file)).map_err(error)?;
-    let wthor = match &args.wthor {
-        Some(d) => Some(WthorFolder::read(Path::new(d)).map_err(error)?),
-        None => None,
-    };
+    let wthor = wthor_folder(args.wthor.as_deref())?;
     let games: BTreeMap<u32, Vec<Sample>> = split_games(&samples)
         .into_iter()
         .map(|g| (g[0].game, g))
@@ -368,11 +366,7 @@ pub(super) fn index(dir: &str) -> Result<(), CliError> {
 pub(super) fn folder_stats(dir: &str, wthor_dir: &str) -> Result<(), CliError> {
     let path = Path::new(dir);
     let manifest = checked_manifest(path).map_err(error)?;
-    let wthor = if crate::game::datagen::manifest::needs_wthor(&manifest) {
-        Some(WthorFolder::read(Path::new(wthor_dir)).map_err(error)?)
-    } else {
-        None
-    };
+    let wthor = wthor_folder(needs_wthor(&manifest).then_some(wthor_dir))?;
     let mut by_source: BTreeMap<&'static str, Vec<Sample>> = BTreeMap::new();
     let (mut bytes, mut hours) = (0u64, 0f64);
     for entry in &manifest.shards {

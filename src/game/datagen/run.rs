@@ -201,7 +201,7 @@ impl ShardRun<'_> {
         let work = self.work_dir().join(format!("{}.bin", shard.name));
         let secs_path = self.work_dir().join(format!("{}.secs", shard.name));
         let shown = work.display().to_string();
-        let (file, mut next) = if work.exists() {
+        let (mut writer, mut next) = if work.exists() {
             let bytes = std::fs::read(&work).map_err(|e| format!("cannot read {shown}: {e}"))?;
             let point = resume_point(&bytes, None, shard.end)
                 .map_err(|e| format!("cannot resume {shown}: {e}"))?;
@@ -229,7 +229,6 @@ impl ShardRun<'_> {
                 DatasetWriter::create(file).map_err(|e| format!("cannot write {shown}: {e}"))?;
             (writer, shard.first)
         };
-        let mut writer = file;
         let earlier: f64 = std::fs::read_to_string(&secs_path)
             .ok()
             .and_then(|t| t.trim().parse().ok())

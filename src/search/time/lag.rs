@@ -100,7 +100,7 @@ impl LagMeter {
     }
 
     /// The controller says the clock shows between `lower` and `upper` (GTP's whole seconds:
-    /// `time_left b 1 0` is anything from 1 to 2 s). Only the certain shortfall, against
+    /// `time_left b 1 0` is anything from 0.5 to 2 s). Only the certain shortfall, against
     /// `upper`, is a sample. Returns the best reading of the clock: the expected one when it
     /// lies between the two, else the nearer bound (`lower` when nothing was expected).
     pub fn told_between(&mut self, lower: Duration, upper: Duration) -> Duration {
