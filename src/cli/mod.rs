@@ -151,6 +151,7 @@ pub fn main() -> ExitCode {
                 | Command::Analyse(_)
                 | Command::Review(_)
                 | Command::Book(_)
+                | Command::Datagen(_)
         )
     ) {
         crate::sys::signals::end_quietly_on_closed_output();
