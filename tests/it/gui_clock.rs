@@ -20,6 +20,11 @@ struct QuarryClock {
     stones: u32,
     elapsed: f64,
     moves_to_play: u32,
+    /// Whole seconds rounded down, as our referee and most controllers tell them, rather
+    /// than to the nearest as Quarry does.
+    rounds_down: bool,
+    /// A Fischer increment, added after each move (our referee's `--tc 10+0.1`).
+    increment: f64,
 }
 
 impl QuarryClock {
@@ -29,6 +34,8 @@ impl QuarryClock {
             period,
             stones,
             elapsed: 0.0,
+            rounds_down: false,
+            increment: 0.0,
             moves_to_play: if main > 0.0 || period == 0.0 {
                 0
             } else {
@@ -46,7 +53,11 @@ impl QuarryClock {
             self.period - self.elapsed
         };
         (left > 0.0).then(|| GtpClock {
-            seconds: (left + 0.5).floor(),
+            seconds: if self.rounds_down {
+                left.floor()
+            } else {
+                (left + 0.5).floor()
+            },
             stones: self.moves_to_play,
         })
     }
@@ -62,7 +73,7 @@ impl QuarryClock {
 
     /// A move took `spent` of this clock.
     fn stop(&mut self, spent: f64) {
-        self.elapsed += spent;
+        self.elapsed += spent - self.increment;
         if self.moves_to_play == 0 {
             if self.elapsed < self.main || self.period == 0.0 {
                 return;
@@ -91,7 +102,22 @@ fn game(
     latency: f64,
     overshoot: f64,
 ) -> Result<(f64, f64), String> {
-    let mut quarry = QuarryClock::new(main, period, stones);
+    game_told(
+        QuarryClock::new(main, period, stones),
+        latency,
+        overshoot,
+        true,
+    )
+}
+
+/// [`game`] against any clock.
+fn game_told(
+    mut quarry: QuarryClock,
+    latency: f64,
+    overshoot: f64,
+    spends_hard: bool,
+) -> Result<(f64, f64), String> {
+    let (main, period, stones) = (quarry.main, quarry.period, quarry.stones);
     let mut engine = GtpClocks::default();
     engine.set(GtpTimeSettings {
         main,
@@ -106,8 +132,16 @@ fn game(
         let budget = engine
             .budget(Color::Black)
             .ok_or("a clock runs, so there is a budget")?;
-        let (_, hard) = move_time(empties, budget);
-        let answered = hard.as_secs_f64() + overshoot;
+        let (soft, hard) = move_time(empties, budget);
+        // A side that spends its soft time has solved the endgame by 18 empties (as the
+        // engine does at 20 to 24): the moves after it play at once.
+        let answered = if spends_hard {
+            hard.as_secs_f64()
+        } else if empties > 18 {
+            soft.as_secs_f64()
+        } else {
+            0.0
+        } + overshoot;
         engine.moved(Color::Black, Duration::from_secs_f64(answered));
         let charged = answered + latency;
         let allowed = quarry.allowed();
@@ -132,12 +166,16 @@ fn sudden_death_in_whole_rounded_seconds_with_a_gui_delay_never_runs_out() {
                 // The reserve is a second, or 5% of longer games, and a second more for what
                 // the rounded reports may hide; a side that spends every hard limit ends
                 // with most of it, less what the GUI's delay took before the engine could
-                // see it (30 moves of 0.15 s are 4.5 s of a 10-second game).
+                // see it. Whole seconds show a delay only as it adds up (the figure is a
+                // lower bound of it, never more: see `LagMeter`), so a delay of 0.15 s a move,
+                // 4.5 s of a 10-second game, may take the reserve: no time is lost even so.
                 let reserve = 1.0_f64.max(0.05 * main);
-                assert!(
-                    left >= 0.7 * reserve,
-                    "{main} s, {latency} s of delay: {left:.3} s left at the end"
-                );
+                if latency * 30.0 <= 0.2 * main {
+                    assert!(
+                        left >= 0.7 * reserve,
+                        "{main} s, {latency} s of delay: {left:.3} s left at the end"
+                    );
+                }
             }
         }
     }
@@ -264,5 +302,28 @@ fn sudden_death_matches_with_a_gui_delay_lose_no_game_on_time() {
         // clock, may take a little of it (120 games at 10 s: least 0.98 s, median 1.52 s).
         let reserve = 1.0_f64.max(0.05 * f64::from(seconds));
         assert!(least >= 0.8 * reserve, "{seconds} s: {line}");
+    }
+}
+
+/// Our referee and most controllers round whole seconds down: a report of `9` may be 9.99 s,
+/// so the most it can mean is not the least of a rounded one's. Read as Quarry's from the
+/// first move, a report after a short move looked like lag (10 s, less 0.31 s spent, told
+/// `9`: 0.19 s a move, kept for the 25 moves left), and the engine ended `10+0.1` games with
+/// 6 of its 13 s (and this test's `10+0` with 5.3 s). The bound: the reserve, the half second
+/// a rounded-down figure hides, and a tenth of the clock that the solve's model keeps.
+#[test]
+fn whole_seconds_rounded_down_are_spent_to_the_reserve() {
+    for main in [10.0, 30.0, 60.0] {
+        for increment in [0.0, 0.1] {
+            let mut clock = QuarryClock::new(main, 0.0, 0);
+            clock.rounds_down = true;
+            clock.increment = increment;
+            let (_, left) = game_told(clock, 0.002, 0.001, false).unwrap_or_else(|e| panic!("{e}"));
+            let reserve = 1.0_f64.max(0.05 * main) + 1.0;
+            assert!(
+                left <= reserve + 0.75 + 0.1 * main,
+                "{main}+{increment}: {left:.3} s left at the end"
+            );
+        }
     }
 }

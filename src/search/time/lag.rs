@@ -28,10 +28,16 @@ use std::time::Duration;
 /// `N - 0.5` and `N + 1`, and the engine believes its own watch only within `N ± 0.5`: never
 /// more than the clock may really show. A lag below a second hides inside those spans move by
 /// move, but not over a game: since the first report, the clock fell by the engine's time
-/// plus the lag of every move, so the first clock, less the clock now (at its most likely
-/// highest), less the engine's time, over the moves, is a lower bound of the lag that
+/// plus the lag of every move, so the first clock, less the clock now (at the most its
+/// figure can mean), less the engine's time, over the moves, is a lower bound of the lag that
 /// tightens as the game goes on (the drift, [`LagMeter::lag`] charges the larger). Quarry
 /// charged a move 20 to 150 ms beyond the engine's watch; unseen, that lost games on time.
+/// Taken at Quarry's most (`N + 0.5`) from the first move, a clock rounded down showed a
+/// lag of up to half a second after one short move (10 s, less 0.31 s spent, told `9`:
+/// 0.19 s a move), charged for every move left, and the engine ended `10+0.1` games with 6
+/// of its 13 s; so the first moves take the figure at its certain most (`N + 1`), and the
+/// later ones, whose doubt is spread over several moves, at its likely most
+/// ([`DRIFT_LIKELY_FROM_MOVE`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LagMeter {
     expected: Option<Duration>,
@@ -74,6 +80,11 @@ pub(super) const UNSEEN_LAG: Duration = Duration::from_millis(15);
 fn likely_most(lower: Duration, upper: Duration) -> Duration {
     upper.min(lower + Duration::from_secs(1))
 }
+
+/// From this move of a clock's reports on, the drift takes a whole-second figure at its
+/// likely most (Quarry's rounding), before it at its certain most: the half second of
+/// doubt, spread over the moves so far, is then at most a sixth of a second a move.
+const DRIFT_LIKELY_FROM_MOVE: u32 = 3;
 
 /// The weight of the newest sample in the lag's moving average.
 pub(super) const LAG_SAMPLE_WEIGHT: f64 = 0.25;
@@ -137,10 +148,14 @@ impl LagMeter {
                 // Only whole seconds hide the lag of single moves; a clock told to the
                 // millisecond shows each, and the samples judge them (a stall once).
                 if after_move && upper > lower {
-                    let lost = tally
-                        .first_lower
-                        .saturating_sub(likely_most(lower, upper) + tally.spent)
-                        / tally.moves;
+                    // Quarry's figure means at most half a second more; one rounded down
+                    // may mean a second more, which over the first moves looks like lag.
+                    let most = if tally.moves >= DRIFT_LIKELY_FROM_MOVE {
+                        likely_most(lower, upper)
+                    } else {
+                        upper
+                    };
+                    let lost = tally.first_lower.saturating_sub(most + tally.spent) / tally.moves;
                     self.drift = self.drift.max(lost.min(MAX_LAG));
                 }
             }
