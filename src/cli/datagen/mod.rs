@@ -103,13 +103,16 @@ enum DatagenTool {
         #[command(flatten)]
         args: DatagenArgs,
     },
-    /// Each shard folder's labels against reference values (`datagen reference`), the mean
-    /// absolute difference per bracket of empties.
+    /// Each shard folder's labels, and each weights file's static values, against reference
+    /// values (`datagen reference`): the mean absolute difference per bracket of empties.
     #[command(args_override_self = true)]
     Compare {
         /// Shard folders labelling the same games.
-        #[arg(value_name = "DIR", required = true)]
+        #[arg(value_name = "DIR", required_unless_present = "weights")]
         dirs: Vec<String>,
+        /// Weights files (written by `train`) whose values of the positions are compared too.
+        #[arg(long = "weights", value_name = "FILE")]
+        weights: Vec<String>,
         /// The reference values.
         #[arg(long, value_name = "FILE")]
         reference: String,
@@ -205,9 +208,10 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
         }
         Some(DatagenTool::Compare {
             dirs,
+            weights,
             reference,
             wthor,
-        }) => pilot::compare(&reference, &dirs, &wthor),
+        }) => pilot::compare(&reference, &dirs, &weights, &wthor),
         None => generate(command.args),
     }
 }

@@ -1,11 +1,12 @@
 //! The label pilot's measures: `datagen reference` values held-out positions of a shard
 //! folder as well as we can (exact up to `--exact-empties`, else a deep selective search),
 //! and `datagen compare` holds the labels of shard folders (the same games labelled by other
-//! recipes) against those values, per bracket of empties.
+//! recipes), and the static values of weights fitted to them, against those values, per
+//! bracket of empties.
 
 use super::DatagenArgs;
 use crate::board::{Color, Position};
-use crate::cli::args::{CliError, error, parse_in_range};
+use crate::cli::args::{CliError, error, parse_in_range, weights_file};
 use crate::cli::catch_signals;
 use crate::eval::dataset::{DatasetWriter, Sample, read_dataset};
 use crate::eval::train::HOLDOUT_EVERY;
@@ -127,21 +128,36 @@ pub(super) fn reference(dir: &str, args: &DatagenArgs, wthor_dir: &str) -> Resul
 
 /// `datagen compare --reference FILE DIR...`: each folder's labels against the reference
 /// values, the mean absolute difference per bracket of empties.
-pub(super) fn compare(reference: &str, dirs: &[String], wthor_dir: &str) -> Result<(), CliError> {
+pub(super) fn compare(
+    reference: &str,
+    dirs: &[String],
+    weights: &[String],
+    wthor_dir: &str,
+) -> Result<(), CliError> {
     let reference = read_dataset(Path::new(reference)).map_err(error)?;
+    // Every weights file is read before anything is printed: a bad one is one line.
+    let tables = weights
+        .iter()
+        .map(|path| weights_file(path).map_err(error))
+        .collect::<Result<Vec<_>, _>>()?;
+    let columns = dirs.len() + weights.len();
     let brackets = 64 / STATS_BRACKET + 1;
     print!("{:>7} {:>9}", "empties", "positions");
-    for dir in dirs {
+    for name in dirs.iter().chain(weights) {
         print!(
             " {:>14}",
-            Path::new(dir)
+            Path::new(name)
                 .file_name()
-                .map_or(dir.clone(), |n| n.to_string_lossy().into_owned())
+                .map_or(name.clone(), |n| n.to_string_lossy().into_owned())
         );
     }
     println!();
-    let mut rows = vec![(0usize, vec![0.0f64; dirs.len()]); brackets];
-    let mut totals = vec![0.0f64; dirs.len()];
+    let mut rows = vec![(0usize, vec![0.0f64; columns]); brackets];
+    let mut totals = vec![0.0f64; columns];
+    let bracket = |r: &Sample| (usize::from(r.empties) / STATS_BRACKET).min(brackets - 1);
+    for r in &reference {
+        rows[bracket(r)].0 += 1;
+    }
     for (k, dir) in dirs.iter().enumerate() {
         let (_, samples) =
             read_training_data(Path::new(dir), Path::new(wthor_dir)).map_err(error)?;
@@ -156,11 +172,17 @@ pub(super) fn compare(reference: &str, dirs: &[String], wthor_dir: &str) -> Resu
                 ))
             })?;
             let miss = f64::from((i32::from(*label) - i32::from(r.value)).abs());
-            let b = (usize::from(r.empties) / STATS_BRACKET).min(brackets - 1);
-            if k == 0 {
-                rows[b].0 += 1;
-            }
-            rows[b].1[k] += miss;
+            rows[bracket(r)].1[k] += miss;
+            totals[k] += miss;
+        }
+    }
+    // A weights file's value of a position, in hundredths of a disc for the side to move.
+    for (k, table) in tables.iter().enumerate() {
+        let k = dirs.len() + k;
+        for r in &reference {
+            let value = f64::from(table.score(r.player, r.opponent)) / 100.0;
+            let miss = (value - f64::from(r.value)).abs();
+            rows[bracket(r)].1[k] += miss;
             totals[k] += miss;
         }
     }
