@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::collections::HashSet;
 
-/// Games in one set, as in the README's variety check.
+/// Games in one set, as in the book's variety measurement (docs/measurements/book.md).
 const GAMES: usize = 20;
 /// The plies whose moves must differ.
 const PLIES: usize = 12;

@@ -130,7 +130,8 @@ pub const DEFAULT_LEVEL: u32 = 10;
 /// The default's midgame depth without a clock, and its selectivity: selective, two plies
 /// deeper than the preset, in less time (measured: +81 Elo over full-width depth 10 in 100
 /// games, with 0.77 of its time). 87% rather than 95% since the table was fitted again for
-/// today's weights: +49 Elo [+13, +86] in 200 games at `10+0.1` (docs/measurements.md).
+/// today's weights: +49 Elo [+13, +86] in 200 games at `10+0.1`
+/// (docs/measurements/selective-search.md).
 const DEFAULT_DEPTH: u32 = 12;
 const DEFAULT_SELECTIVITY: Selectivity = Selectivity::ALL[1];
 

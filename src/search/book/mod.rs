@@ -37,7 +37,7 @@ use std::sync::{Arc, LazyLock};
 pub const PASS: u8 = 64;
 /// The default randomness of the book's draw (`--book-randomness`), in hundredths of a disc. At
 /// one disc a side gives away about 0.3 discs of book value a game, and the built-in book from
-/// the start position was worth +47 Elo against no book (docs/measurements.md); at three it
+/// the start position was worth +47 Elo against no book (docs/measurements/book.md); at three it
 /// gave away 2.2 discs a game for games that differ more often in their first 12 plies
 /// (`examples/book_variety.rs`).
 pub const DEFAULT_RANDOMNESS: i32 = 100;

@@ -98,7 +98,7 @@ pub(crate) use stats::SolveStats;
 /// (until session 24) 570.5 M (67.5 M, 23.65 G); with 5 474.0 M (59.0 M, 24.80 G); with 4
 /// 397.6 M (51.9 M, 27.27 G), even in time on the big trees but 11% slower on #20-#39, the
 /// size of the solves in games; with 3, 327.7 M. FFO #40-#59 with 5: 11.11 G nodes (12.84 G
-/// with 6), 1.02 of d2ced72's time beside it (docs/measurements.md, session 24).
+/// with 6), 1.02 of d2ced72's time beside it (docs/measurements/endgame.md, session 24).
 const SHALLOW_EMPTIES: u32 = 5;
 /// At and above this many empties, nodes use the transposition table. With 9 and
 /// [`ETC_EMPTIES`] 11, FFO #40-#49 takes 831 M nodes against 890 M with 10 and 12, 2-3% less

@@ -8,7 +8,7 @@
 //! generation, the ordering's mobility counts and the stability cut-off, so they run with its
 //! instructions. [`Endgame::nws`] runs the copy the CPU has ([`Isa::detect`], once per
 //! solver). On an AVX-512 machine, FFO #40-#49 took 0.92 of the time of the search without
-//! these copies (paired runs; docs/measurements.md, session 18).
+//! these copies (paired runs; docs/measurements/endgame.md, session 18).
 
 use super::leaves::Isa;
 use super::ordering::{
@@ -163,7 +163,7 @@ macro_rules! null_window_search {
             /// is needed, since most nodes end after the first (FFO #20-#39: 0.95 of the
             /// instructions of the same nodes through the general code; taking the nodes of
             /// 9-10 empties too, the same nodes in 0.94-0.99 of the time in paired runs on FFO
-            /// #40-#49 + #53 and #55, docs/measurements.md, session 28).
+            /// #40-#49 + #53 and #55, docs/measurements/endgame.md, session 28).
             $(#[$feature])*
             fn $near(&mut self, player: u64, opponent: u64, alpha: i32, n: u32, moves: u64) -> i32 {
                 let mut table_move = NO_MOVE;

@@ -63,8 +63,9 @@ const EVAL_ORDER_EMPTIES: u32 = 14;
 /// (an evaluation per reply of every move, each a few dozen weight loads that miss the
 /// first-level cache), 2-3 times the node's other work; it saves nodes further down, but on
 /// the big trees not their time. 12/13 against 12/15 in paired runs, one core each
-/// (docs/measurements.md, session 22): FFO #55 5.63 G against 5.85 G nodes, 12/15 0.92-0.95 of
-/// the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01; 12/17 (no one-ply view) 598.5 M.
+/// (docs/measurements/endgame.md, session 22): FFO #55 5.63 G against 5.85 G nodes, 12/15
+/// 0.92-0.95 of the time; #40-#49 545.9 M against 570.5 M, 0.96-1.01; 12/17 (no one-ply view)
+/// 598.5 M.
 /// 14/17 in session 26: FFO #40-#49 and #53 5.1% more nodes for 0.94-1.00 of the time, and
 /// the whole #40-#59 would pass the 12.0 G nodes of issue 37's target.
 const DEEP_ORDER_EMPTIES: u32 = 15;
