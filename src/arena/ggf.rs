@@ -43,10 +43,31 @@ pub fn write_ggf(played: &Played, names: [&str; 2], controls: [TimeControl; 2]) 
         tag_value(names[0]),
         tag_value(names[1]),
     );
-    let trailer = game
-        .ending
-        .forfeit_text()
-        .map_or(String::new(), |text| format!("CO[{}]", tag_value(&text)));
+    // NBoard reads no property but GGS's few (any other makes the file unreadable), so the
+    // exact clock, where whole seconds round it, goes in a comment as the forfeit does.
+    let exact = if controls[0] == controls[1] {
+        controls[0]
+            .exact_text()
+            .map(|t| format!("time control {t} s"))
+    } else if controls.iter().any(|c| c.exact_text().is_some()) {
+        let side = |c: TimeControl| {
+            c.exact_text()
+                .or_else(|| c.ggf_clock())
+                .unwrap_or("none".into())
+        };
+        Some(format!(
+            "time control: black {}, white {}",
+            side(controls[0]),
+            side(controls[1])
+        ))
+    } else {
+        None
+    };
+    let trailer: String = exact
+        .into_iter()
+        .chain(game.ending.forfeit_text())
+        .map(|text| format!("CO[{}]", tag_value(&text)))
+        .collect();
     let place = format!("{PLACE}, game {}", played.number);
     write_game(&game.record, &place, &tags, true, &trailer)
 }
@@ -185,7 +206,7 @@ mod tests {
             "{record}"
         );
         assert!(
-            record.contains("PB[b]PW[a]RE[+0]TI[0:00.000/0:01.000]TY[8]"),
+            record.contains("PB[b]PW[a]RE[+0]TI[0:00/0:01]TY[8]"),
             "{record}"
         );
         assert!(record.ends_with("B[F5]W[D6]B[C3//0.100];)"), "{record}");
@@ -197,10 +218,7 @@ mod tests {
                 TimeControl::PerMove(Duration::from_secs(1)),
             ],
         );
-        assert!(
-            own.contains("RE[+0]TB[1:00.000/0:00.000]TW[0:00.000/0:01.000]TY[8]"),
-            "{own}"
-        );
+        assert!(own.contains("RE[+0]TB[1:00]TW[0:00/0:01]TY[8]"), "{own}");
         assert!(parse_ggf(&own).is_ok(), "{own}");
         assert!(parse_ggf(&record).is_ok(), "{record}");
         assert_eq!(ggf_game_number(&format!("{record}\n")), Some(12));

@@ -257,23 +257,65 @@ impl TimeControl {
         Ok(TimeControl::Fischer { base, increment })
     }
 
-    /// The GGF clock text (`TI`) of the game record: main time and increment (a per-move
-    /// limit is written as an increment on an empty clock); none without a clock.
+    /// The GGF clock text (`TI`) of the game record, in the form NBoard and GGS read: whole
+    /// seconds (`m:ss`; NBoard 2.0 refuses a fraction, `0:10.000`, and opens nothing), the
+    /// increment left out when it is none, as NBoard writes it; a per-move limit is an
+    /// increment on an empty clock. A figure that is not whole is rounded to the nearest
+    /// second: [`TimeControl::exact_text`] says it exactly. None without a clock.
     pub fn ggf_clock(&self) -> Option<String> {
+        let (main, increment) = match self {
+            TimeControl::Fischer { base, increment } => (*base, *increment),
+            TimeControl::PerMove(t) => (Duration::ZERO, *t),
+            TimeControl::Untimed => return None,
+        };
+        let increment = whole_seconds(increment);
+        Some(if increment == 0 {
+            ggf_whole_time(whole_seconds(main))
+        } else {
+            format!(
+                "{}/{}",
+                ggf_whole_time(whole_seconds(main)),
+                ggf_whole_time(increment)
+            )
+        })
+    }
+
+    /// The time control in seconds (`10+0.1`, `per move 0.5`) when whole seconds cannot
+    /// write it, for a record to keep beside its rounded clock; none when they can.
+    pub fn exact_text(&self) -> Option<String> {
+        let whole = |d: Duration| d.subsec_nanos() == 0;
         match self {
-            TimeControl::Fischer { base, increment } => {
-                Some(format!("{}/{}", ggf_time(*base), ggf_time(*increment)))
+            TimeControl::Fischer { base, increment } if !whole(*base) || !whole(*increment) => {
+                Some(format!(
+                    "{}+{}",
+                    base.as_secs_f64(),
+                    increment.as_secs_f64()
+                ))
             }
-            TimeControl::PerMove(t) => {
-                Some(format!("{}/{}", ggf_time(Duration::ZERO), ggf_time(*t)))
-            }
-            TimeControl::Untimed => None,
+            TimeControl::PerMove(t) if !whole(*t) => Some(format!("per move {}", t.as_secs_f64())),
+            _ => None,
         }
     }
 }
 
-/// A time as GGF writes it, `minutes:seconds.milliseconds` (rounded down to the millisecond,
-/// so that a clock never says more than is left).
+/// `time` rounded to the nearest whole second.
+fn whole_seconds(time: Duration) -> u64 {
+    (time.as_millis().saturating_add(500) / 1000) as u64
+}
+
+/// Whole seconds as NBoard writes a clock: `m:ss`, or `h:mm:ss` from an hour.
+pub fn ggf_whole_time(seconds: u64) -> String {
+    let (hours, minutes, seconds) = (seconds / 3600, (seconds / 60) % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+/// A time as GGF writes it for engines, `minutes:seconds.milliseconds` (rounded down to the
+/// millisecond, so that a clock never says more than is left): exact, which our server and
+/// other engines read, though NBoard itself does not (records use [`TimeControl::ggf_clock`]).
 pub fn ggf_time(time: Duration) -> String {
     let ms = time.as_millis();
     format!("{}:{:02}.{:03}", ms / 60_000, (ms / 1000) % 60, ms % 1000)
@@ -422,10 +464,33 @@ mod tests {
     fn ggf_times_never_overstate() {
         assert_eq!(ggf_time(Duration::from_millis(61_999)), "1:01.999");
         assert_eq!(ggf_time(Duration::from_micros(100_900)), "0:00.100");
+    }
+
+    #[test]
+    fn record_clocks_are_whole_seconds_as_nboard_writes_them() {
+        let clock =
+            |tc: &str| TimeControl::parse_fischer(tc).map(|c| (c.ggf_clock(), c.exact_text()));
+        assert_eq!(clock("900"), Ok((Some("15:00".into()), None)));
+        assert_eq!(clock("1800+5"), Ok((Some("30:00/0:05".into()), None)));
+        assert_eq!(clock("3600+0"), Ok((Some("1:00:00".into()), None)));
+        // Not whole: the nearest second, and the exact figure said apart.
         assert_eq!(
-            TimeControl::parse_fischer("90+0.5").map(|c| c.ggf_clock()),
-            Ok(Some("1:30.000/0:00.500".into()))
+            clock("10+0.1"),
+            Ok((Some("0:10".into()), Some("10+0.1".into())))
         );
+        assert_eq!(
+            clock("90.6+0.5"),
+            Ok((Some("1:31/0:01".into()), Some("90.6+0.5".into())))
+        );
+        let per_move = TimeControl::PerMove(Duration::from_millis(500));
+        assert_eq!(per_move.ggf_clock(), Some("0:00/0:01".into()));
+        assert_eq!(per_move.exact_text(), Some("per move 0.5".into()));
         assert_eq!(TimeControl::Untimed.ggf_clock(), None);
+        // Our own reader reads them back.
+        assert_eq!(
+            GgfClock::parse("30:00/0:05").map(|c| (c.main, c.increment)),
+            Some((1800.0, 5.0))
+        );
+        assert_eq!(GgfClock::parse("1:00:00").map(|c| c.main), Some(3600.0));
     }
 }

@@ -111,6 +111,8 @@ fn a_wthor_game_in_every_output() {
         &[&["review", wthor, "--format", "ggf"], &quick[..]].concat()
     ));
     let read = parse_ggf(ggf.trim()).expect("the GGF reads back");
+    // NBoard opens it (it refused the `GN` property this file once had).
+    assert_eq!(crate::common::strict_ggf::nboard_reads(ggf.trim()), Ok(()));
     assert_eq!(
         read.players,
         ["Hand David".to_string(), "Leader Imre".to_string()]

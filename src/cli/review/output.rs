@@ -346,6 +346,8 @@ pub fn game_ggf(review: &GameReview) -> String {
     if let Some((b, w)) = review.result() {
         tags += &format!("RE[{:+}]", b - w);
     }
-    let comment = format!("GN[{}]", tag_value(&review.game.label));
+    // Where the game came from, as a comment: NBoard refuses a file with a property it does
+    // not know (`GN` was one).
+    let comment = format!("CO[{}]", tag_value(&review.game.label));
     write_game(&annotated, "othello-engine review", &tags, false, &comment)
 }

@@ -46,6 +46,15 @@ fn clean_games_are_played_out_and_recorded() {
     let ggf_text = std::fs::read_to_string(&ggf).unwrap();
     assert_eq!(ggf_text.matches("(;GM[Othello]").count(), 6);
     assert!(ggf_text.contains("PB[one]PW[two]") && ggf_text.contains("PB[two]PW[one]"));
+    // NBoard opens them: whole-second clocks (10+0.1 rounds to 0:10), the exact one in a
+    // comment, and no property it does not know.
+    for line in ggf_text.lines() {
+        assert_eq!(common::strict_ggf::nboard_reads(line), Ok(()), "{line}");
+        assert!(
+            line.contains("TI[0:10]") && line.contains("CO[time control 10+0.1 s]"),
+            "{line}"
+        );
+    }
     let json_text = std::fs::read_to_string(&json).unwrap();
     assert_eq!(json_text.matches("\"game\":").count(), 6, "{json_text}");
     assert!(json_text.contains("\"first\": \"one\", \"second\": \"two\""));

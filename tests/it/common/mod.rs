@@ -11,6 +11,7 @@ pub mod obf;
 pub mod reference;
 pub mod rng;
 pub mod server;
+pub mod strict_ggf;
 
 use othello_engine::board::{Color, Position};
 use std::path::PathBuf;
