@@ -93,6 +93,12 @@ fn a_wthor_game_in_every_output() {
         &[&["review", wthor, "--format", "json"], &quick[..]].concat()
     ));
     let game: serde_json::Value = serde_json::from_str(json.trim()).expect("one JSON line");
+    // Values as the text table shows them, to the hundredth (sums once wrote
+    // `10.629999999999999`): no number has more than two decimals.
+    for number in json.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        let decimals = number.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 2, "{number} in {json}");
+    }
     assert_eq!(game["black"], "Hand David");
     assert_eq!(
         (game["black_discs"].as_i64(), game["white_discs"].as_i64()),

@@ -50,14 +50,23 @@ fn source(value: Value, book: bool) -> &'static str {
     }
 }
 
+/// A value in discs as the text table shows it, to the hundredth: `10.63`, not the float
+/// sum's `10.629999999999999`.
+fn as_shown<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    // Adding 0.0 turns a rounded -0.0 into 0.0.
+    serializer.serialize_f64((value * 100.0).round() / 100.0 + 0.0)
+}
+
 /// One player's moves summed up.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PlayerSummary {
     /// Moves reviewed.
     pub moves: usize,
     /// Discs lost over them.
+    #[serde(serialize_with = "as_shown")]
     pub total_loss: f64,
     /// Per move.
+    #[serde(serialize_with = "as_shown")]
     pub mean_loss: f64,
     /// Losses of [`MISTAKE`] discs or more (blunders included).
     pub mistakes: usize,
@@ -272,9 +281,12 @@ struct MoveJson {
     number: usize,
     color: &'static str,
     played: String,
+    #[serde(serialize_with = "as_shown")]
     played_value: f64,
     best: String,
+    #[serde(serialize_with = "as_shown")]
     best_value: f64,
+    #[serde(serialize_with = "as_shown")]
     loss: f64,
     by: &'static str,
     mark: Option<&'static str>,
