@@ -3,10 +3,11 @@
 use super::args::{BookFile, CliError, book_file, error, read_book};
 use super::catch_signals;
 use crate::board::{Move, Position};
-use crate::search::book::build::{self as book_build, BuildSettings};
-use crate::search::book::learn::LEARN_POSITIONS;
 use crate::search::book::{Book, normalize};
-use crate::search::{DEFAULT_HASH_MIB, Searcher, available_threads, parse_threads};
+use crate::search::book_build::{self, BuildSettings};
+use crate::search::{
+    DEFAULT_HASH_MIB, LEARN_POSITIONS, Searcher, available_threads, parse_threads,
+};
 use crate::sys::progress::Progress;
 use crate::sys::signals::exit_if_caught;
 use clap::{Args, Subcommand};

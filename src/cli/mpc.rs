@@ -1,7 +1,8 @@
 //! `othello-engine mpc calibrate`: measures the Multi-ProbCut regressions of the search with
 //! the `pattern` evaluator on positions of `datagen` files, and writes the table the engine
-//! builds in (`data/mpc-table.txt`). The searches and fits are `search/probcut/calibrate.rs`'s;
-//! this file reads the flags and the data, keeps the checkpoint and shows progress.
+//! builds in (`data/mpc-table.txt`). The searches are `search/probcut_calibrate.rs`'s, the
+//! fits `search/probcut/fit.rs`'s; this file reads the flags and the data, keeps the
+//! checkpoint and shows progress.
 
 use super::args::error;
 use super::args::{CliError, parse_in_range};
@@ -10,8 +11,10 @@ use crate::board::{Color, Position};
 use crate::game::datagen::read_all_training_data;
 use crate::search::Limits;
 use crate::search::probcut::{
-    self, CALIBRATED_EVALUATOR, CalibrationSettings, ENDGAME_MAX_DEPTH, MAX_CALIBRATED_DEPTH,
-    MIN_DEPTH, MIN_EMPTIES, STAGES, Searched, shallow_depth, spread,
+    self, CALIBRATED_EVALUATOR, MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGES, shallow_depth,
+};
+use crate::search::probcut_calibrate::{
+    self, CalibrationSettings, ENDGAME_MAX_DEPTH, MIN_EMPTIES, Searched, spread,
 };
 use crate::sys::files::write_atomically;
 use crate::sys::progress::Progress;
@@ -142,7 +145,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         hash_mib: hash,
     };
     let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), resumed);
-    let pairs = probcut::calibrate(
+    let pairs = probcut_calibrate::calibrate(
         &chosen,
         done_values,
         settings,
@@ -315,7 +318,7 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
         None => 64,
     };
     let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), 0);
-    let fits = probcut::calibrate_endgame(&chosen, hash, |done| shown.show(done, ""));
+    let fits = probcut_calibrate::calibrate_endgame(&chosen, hash, |done| shown.show(done, ""));
     shown.finish();
     println!("empties depth pairs slope offset sigma");
     for f in fits {

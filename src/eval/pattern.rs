@@ -13,16 +13,18 @@
 //!   empties, fitted to the final results of the WTHOR expert games: the weights the engine
 //!   had before it labelled its own data, kept as a sparring level and a yardstick.
 //!
-//! The weights file format and the built-in weight sets live in `weights.rs`.
+//! The weight tables themselves ([`PatternWeights`]), their file format and the built-in sets
+//! live in `weights.rs`; this file scores with them.
 
 use super::evaluator::Evaluator;
 use super::features::{
-    COUNT_WEIGHTS, Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS,
-    SHORT_DIAGONAL_LANES, SHORT_DIAGONAL_WEIGHTS, Shapes, count_features, pattern_sum,
-    symmetrize_patterns,
+    Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS, SHORT_DIAGONAL_LANES,
+    Shapes, count_features, pattern_sum,
 };
-use super::weights::{FULL, WTHOR};
-pub use super::weights::{MAGIC, active_weights, full_weights, use_weights, wthor_weights};
+use super::weights::{FULL, INDEX_SLACK, QUANTUM, WTHOR};
+pub use super::weights::{
+    MAGIC, PatternWeights, active_weights, full_weights, use_weights, wthor_weights,
+};
 use crate::board::Position;
 
 /// Empty-square counts per stage of the `pattern` weights `train` makes by default.
@@ -34,57 +36,6 @@ pub const SHAPES: Shapes = Shapes::Lean;
 
 /// Scores stay within this many hundredths of a disc.
 const SCORE_LIMIT: i32 = 6400;
-
-/// Weight tables for every stage, in hundredths of a disc.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PatternWeights {
-    /// The number of stages; a position's stage is its empties divided by `stage_empties`.
-    pub(super) stages: usize,
-    pub(super) stage_empties: usize,
-    /// The stage of each empties count (a division per evaluation costs more than a load).
-    pub(super) stage_by_empties: [u8; 65],
-    /// The count features after the patterns; every layout with counts keeps room for all.
-    pub(super) counts: Counts,
-    /// The shapes read; the weights of the others stay zero.
-    pub(super) shapes: Shapes,
-    /// Weights per stage: the bias, the shape tables, then the counts if any.
-    pub(super) stage_size: usize,
-    pub(super) weights: Vec<i16>,
-    /// The weights the evaluation reads: eighths of a disc in one byte each, so that a
-    /// stage's tables take half the cache (evaluation waits on these loads more than on
-    /// anything else). The 0.06-disc rounding is far below the evaluation's error.
-    pub(super) quantized: Vec<i8>,
-}
-
-/// Zero weights after the last stage, so that a stage's table read with any 16-bit index
-/// past any placement's start stays inside the vector (see `lookup_sum`).
-const INDEX_SLACK: usize = 1 << 16;
-
-/// Hundredths of a disc per unit of the quantized weights, as a fraction: 25 / 2.
-const QUANTUM: (i32, i32) = (25, 2);
-
-/// The stage of each empties count 0 to 64: `empties / stage_empties`, at most the last.
-pub(super) fn stage_table(stages: usize, stage_empties: usize) -> [u8; 65] {
-    std::array::from_fn(|empties| (empties / stage_empties).min(stages - 1) as u8)
-}
-
-/// `weights` (hundredths of a disc) in eighths of a disc, clamped to one byte.
-fn quantize(weights: &[i16]) -> Vec<i8> {
-    weights
-        .iter()
-        .map(|&w| {
-            let eighths = (f64::from(w) * f64::from(QUANTUM.1) / f64::from(QUANTUM.0)).round();
-            eighths.clamp(-127.0, 127.0) as i8
-        })
-        .collect()
-}
-
-/// All the weights quantized, with the slack after the last stage.
-pub(super) fn quantize_all(weights: &[i16]) -> Vec<i8> {
-    let mut out = quantize(weights);
-    out.resize(weights.len() + INDEX_SLACK, 0);
-    out
-}
 
 /// The sum of the weights of `table` (a stage's, with `INDEX_SLACK` after it) that the
 /// pattern indices `mine` select, lanes listed (a macro writes the lookups out).
@@ -126,78 +77,6 @@ impl PatternWeights {
     /// All-zero weights in the layout of `pattern`.
     pub fn zeros() -> PatternWeights {
         PatternWeights::zeros_with(STAGE_EMPTIES, COUNTS, SHAPES)
-    }
-
-    /// All-zero weights with one stage per `stage_empties` empties (1 to 60; the last stage
-    /// also takes the remainder), the count features `counts`, and the pattern shapes
-    /// `shapes`.
-    pub fn zeros_with(stage_empties: usize, counts: Counts, shapes: Shapes) -> PatternWeights {
-        let stage_empties = stage_empties.clamp(1, 60);
-        let stages = 60 / stage_empties;
-        let stage_size = PATTERNS_END
-            + match counts {
-                Counts::None => 0,
-                Counts::Parity | Counts::Potential | Counts::All => COUNT_WEIGHTS,
-            };
-        PatternWeights {
-            stages,
-            stage_empties,
-            stage_by_empties: stage_table(stages, stage_empties),
-            counts,
-            shapes,
-            stage_size,
-            weights: vec![0; stages * stage_size],
-            quantized: vec![0; stages * stage_size + INDEX_SLACK],
-        }
-    }
-
-    /// The number of stages.
-    pub fn stages(&self) -> usize {
-        self.stages
-    }
-
-    /// The number of weights per stage.
-    pub fn stage_size(&self) -> usize {
-        self.stage_size
-    }
-
-    /// The stage of a position with `empties` empty squares.
-    #[inline]
-    pub fn stage_of(&self, empties: u32) -> usize {
-        usize::from(self.stage_by_empties[(empties as usize).min(64)])
-    }
-
-    /// The empties a stage covers, first and last.
-    pub fn stage_empties(&self, stage: usize) -> (usize, usize) {
-        let first = stage * self.stage_empties;
-        let last = if stage + 1 == self.stages {
-            64
-        } else {
-            first + self.stage_empties - 1
-        };
-        (first, last)
-    }
-
-    /// Sets one stage's weights from discs.
-    pub fn set_stage(&mut self, stage: usize, discs: &[f32]) {
-        let range = stage * self.stage_size..(stage + 1) * self.stage_size;
-        for (slot, w) in self.weights[range.clone()].iter_mut().zip(discs) {
-            *slot = (w * 100.0).round().clamp(-32000.0, 32000.0) as i16;
-        }
-        symmetrize_patterns(&mut self.weights[range.clone()]);
-        self.clear_unread(stage);
-        let quantized = quantize(&self.weights[range.clone()]);
-        self.quantized[range].copy_from_slice(&quantized);
-    }
-
-    /// Zeroes one stage's weights of the shapes the layout does not read, so that the scores
-    /// from scratch (which read every placement) equal the incremental ones.
-    pub(super) fn clear_unread(&mut self, stage: usize) {
-        if self.shapes == Shapes::Lean {
-            let start = stage * self.stage_size;
-            self.weights[start + SHORT_DIAGONAL_WEIGHTS.start..start + SHORT_DIAGONAL_WEIGHTS.end]
-                .fill(0);
-        }
     }
 
     /// One stage's quantized weights, as the evaluation reads them.

@@ -2,9 +2,10 @@
 //! each depth's value centring the next depth's window.
 
 use super::limits::{Limits, Stopper};
-use super::midgame::{INFINITY, Midgame, WIN};
+use super::midgame::Midgame;
 use super::probcut::{self, Selectivity};
 use super::report::{SearchReport, Value, principal_variation};
+use super::score::{INFINITY, WIN};
 use super::threads::{Busy, with_helpers};
 use super::time::IterationPlanner;
 use super::tt::{NO_MOVE, TranspositionTable};

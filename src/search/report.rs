@@ -1,8 +1,8 @@
 //! What a search tells: the [`Value`] of a position in discs, the [`SearchReport`] of a finished
 //! depth, and the principal variation read back from the transposition table.
 
-use super::midgame::WIN;
 use super::probcut::Selectivity;
+use super::score::WIN;
 use super::tt::TranspositionTable;
 use crate::board::{Move, Position, Square};
 use crate::eval::Evaluator;

@@ -14,9 +14,10 @@
 //! A position in the book is valued by its best book move, not by a move drawn at random as
 //! [`Searcher::think`] plays: a review, like an analysis, must say the same thing twice.
 
+use super::levels::Levels;
 use super::limits::Limits;
 use super::report::{SearchReport, Value};
-use super::{Levels, Searcher};
+use super::searcher::Searcher;
 use crate::board::{Color, Move, Position};
 
 /// One move of a game as the review judges it; values are the mover's, in discs.
@@ -182,7 +183,7 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::EndgameMode;
+    use crate::search::levels::EndgameMode;
 
     /// Positions and moves of a game from `start` along `moves`.
     fn game(start: Position, moves: &[&str]) -> (Vec<Position>, Vec<Move>) {

@@ -1,7 +1,7 @@
 //! The layers of `src/` as a test: board ← eval ← search ← game ← {protocol, arena} ← cli.
 //!
 //! Every `.rs` file under `src/` belongs to a top-level module: the folder it is in
-//! (`src/search/book/build.rs` is `search`), or itself (`src/X.rs` is `X`). An import is a
+//! (`src/search/book_build/mod.rs` is `search`), or itself (`src/X.rs` is `X`). An import is a
 //! `crate::X` path anywhere in the code, `use crate::{X::…, Y}` groups included; comments
 //! and string literals are not code. A module may import its own layer's module and those
 //! below it; `protocol` and `arena` share a layer and never import each other. `sys` is
@@ -333,7 +333,7 @@ pub(crate) fn g() { $crate::arena::run() }
     assert_eq!(support.len(), 1);
     assert_eq!((support[0].line, &*support[0].imported), (2, "board"));
     assert_eq!(
-        module_of(Path::new("search/book/build.rs")).as_deref(),
+        module_of(Path::new("search/book_build/mod.rs")).as_deref(),
         Some("search")
     );
     assert_eq!(module_of(Path::new("sys.rs")).as_deref(), Some("sys"));

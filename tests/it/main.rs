@@ -5,11 +5,13 @@
 //!   `../shared` paths, a reference implementation of the rules, seeded generators).
 //! * `fuzz`: the protocol fuzzer and its model of `protocol.md`, which `protocol_fuzz` runs.
 //! * `layers`: the import rule of `src/` (board ← eval ← search ← game ← protocol, arena ← cli).
+//! * `architecture`: every path ARCHITECTURE.md names exists.
 //! * every other module is one feature's tests.
 
 mod common;
 mod fuzz;
 
+mod architecture;
 mod arena;
 mod bench;
 mod book;

@@ -17,15 +17,14 @@
 //! only ever taken from the position's own legal moves, so a damaged entry can never make the
 //! engine play an illegal move.
 //!
-//! **Growing it** is `build.rs`'s job, and `learn.rs`'s from the games the engine plays;
-//! reading and writing the file is `format.rs`'s ([`Book::to_bytes`]), drawing a move
-//! `draw.rs`'s, and the searcher's play from the book `play.rs`'s.
+//! **Files.** Reading and writing the file is `format.rs`'s ([`Book::to_bytes`]), drawing a
+//! move `draw.rs`'s. Growing the book and playing from it take a searcher, and the searcher
+//! holds a book, so they live above this folder: `search/book_build/` grows the book, the
+//! searcher's `learn.rs` adds the games the engine plays, and its `book_moves.rs` plays from
+//! the book.
 
-pub mod build;
 mod draw;
 mod format;
-pub mod learn;
-mod play;
 #[cfg(test)]
 mod tests;
 

@@ -81,8 +81,8 @@ mod test_positions;
 mod windows;
 
 use super::limits::Stopper;
-use super::midgame::INFINITY;
 use super::probcut::{self, Selectivity};
+use super::score::INFINITY;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};

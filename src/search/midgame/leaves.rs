@@ -1,8 +1,9 @@
 //! The last ply: each child a leaf, scored as a finished game or evaluated.
 
-use super::{INFINITY, Midgame, terminal_score};
+use super::Midgame;
 use crate::board::{Bits, Position};
 use crate::eval::{EVAL_LIMIT, Evaluator};
+use crate::search::score::{INFINITY, terminal_score};
 use crate::search::tt::NO_MOVE;
 
 impl<E: Evaluator> Midgame<'_, E> {

@@ -1,5 +1,6 @@
-//! Depth-limited principal-variation search with an evaluator and the transposition table, and
-//! the score scale it shares with the reports: evaluations below [`WIN`], finished games above.
+//! Depth-limited principal-variation search with an evaluator and the transposition table, on
+//! the score scale every search shares (`score.rs`): evaluations below [`WIN`], finished games
+//! above.
 //!
 //! **What a node does, by depth left.** Every node counts itself and polls the [`Stopper`]. A
 //! side without a move passes at no cost in depth; a game over scores its discs
@@ -24,26 +25,12 @@ pub(crate) mod tests;
 
 use super::limits::Stopper;
 use super::probcut::{self, MpcTable, Selectivity};
+use super::score::{INFINITY, WIN, terminal_score};
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
 use crate::board::{Bits, Position, legal_moves};
 use crate::eval::{EVAL_LIMIT, Evaluator, EvaluatorKind};
 
-/// Scores beyond this are finished games: `WIN + 100 x discs` (negated for losses).
-pub const WIN: i32 = 40_000;
-/// Wider than any score.
-pub const INFINITY: i32 = 100_000;
-
-/// The score of a finished game for the side to move, above every evaluation.
-#[inline]
-pub fn terminal_score(position: &Position) -> i32 {
-    let s = position.final_score();
-    match s.signum() {
-        1 => WIN + 100 * s,
-        -1 => -WIN + 100 * s,
-        _ => 0,
-    }
-}
 /// From this many plies left on, nodes use the transposition table: below it a table probe (a
 /// cache miss) costs more than the few leaves it could save.
 const TABLE_MIN_DEPTH: u32 = 2;

@@ -1,7 +1,7 @@
 //! Fitting the Multi-ProbCut regressions: the least-squares line through pairs of (shallow,
 //! deep) values and the spread of its residuals ([`fit`]), and the pairs of calibration
 //! searches collected by stage and deep depth ([`CalibrationPairs`]), which give the
-//! [`MpcTable`]. Searching for the pairs is `calibrate.rs`'s.
+//! [`MpcTable`]. Searching for the pairs is `search/probcut_calibrate.rs`'s.
 
 use super::{MAX_CALIBRATED_DEPTH, MIN_DEPTH, MpcTable, Regression, STAGES, shallow_depth, stage};
 

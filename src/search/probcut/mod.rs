@@ -18,20 +18,17 @@
 //!
 //! **Files.** This one: the selectivity levels and the cuts of a node (midgame and endgame).
 //! `table.rs`: the table of regressions and its text form. `fit.rs`: fitting it to pairs of
-//! values. `calibrate.rs`: the searches that find the pairs.
+//! values. The searches that find the pairs run a whole searcher (`search/searcher/`), which
+//! itself searches with these cuts, so they sit above it, in `search/probcut_calibrate.rs`.
 
 use crate::eval::{Evaluator, EvaluatorKind, Pattern};
 use std::fmt;
 use std::str::FromStr;
 
-mod calibrate;
-mod fit;
+// Seen from the rest of `search` for the calibration's tests, which draw with its `Mix`.
+pub(super) mod fit;
 mod table;
 
-pub use calibrate::{
-    CalibrationSettings, ENDGAME_MAX_DEPTH, EndgameFit, MIN_EMPTIES, Searched, calibrate,
-    calibrate_endgame, spread,
-};
 pub use fit::{CalibrationPairs, MIN_PAIRS, fit};
 pub use table::{BUILT_IN, MpcTable, Regression};
 

@@ -1,7 +1,7 @@
 //! The Multi-ProbCut table: one [`Regression`] (deep value on shallow value) per stage of the
 //! game and deep depth, its text form (`data/mpc-table.txt`) and the [`BUILT_IN`] table read
-//! from that file at build time. `calibrate.rs` measures the table; `mod.rs` turns its rows
-//! into the cuts of a node.
+//! from that file at build time. `search/probcut_calibrate.rs` measures the table; `mod.rs`
+//! turns its rows into the cuts of a node.
 
 use super::{MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGE_EMPTIES, STAGES, shallow_depth, stage};
 use std::sync::LazyLock;

@@ -1,7 +1,7 @@
 //! Between two iterations of the deepening, whether another can finish before the deadlines
-//! (see the time manager's essay in `time.rs`).
+//! (see the time manager's essay in `time/mod.rs`).
 
-use crate::search::Limits;
+use crate::search::limits::Limits;
 use std::time::{Duration, Instant};
 
 /// How much later the soft deadline comes, as a part of its span, when the best move

@@ -2,10 +2,10 @@
 //! `hint n`), found by searching the position after each move.
 
 use super::Searcher;
-use super::levels::{Levels, Phase};
-use super::limits::Limits;
-use super::report::SearchReport;
 use crate::board::{Move, Position};
+use crate::search::levels::{Levels, Phase};
+use crate::search::limits::Limits;
+use crate::search::report::SearchReport;
 use std::sync::atomic::Ordering;
 
 /// Above this many empties, quick estimating rounds come before the endgame solve, which may
@@ -113,7 +113,8 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{EndgameMode, Value};
+    use crate::search::levels::EndgameMode;
+    use crate::search::report::Value;
 
     /// The reports `top_moves` prints with `count` 3.
     fn ranked(position: &Position, levels: &Levels) -> Vec<SearchReport> {

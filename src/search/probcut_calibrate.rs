@@ -2,18 +2,24 @@
 //! iterative deepening of a sample position finds a value at every depth; the value at each
 //! deep depth paired with the value at its shallow depth is one point of that depth's
 //! regression, in the position's stage. [`calibrate`] searches the positions and collects the
-//! pairs, which `fit.rs` turns into the table. The endgame's cuts are measured the same way
+//! pairs, which `probcut/fit.rs` turns into the table. The endgame's cuts are measured the same way
 //! against exact scores ([`calibrate_endgame`]); the engine uses a model fitted to that
 //! table (`endgame_regression`).
 //!
 //! The command line picks the data, keeps the checkpoint file of a long run and shows
 //! progress; this file only searches, telling its caller of each position searched.
 
-use super::{CALIBRATED_EVALUATOR, CalibrationPairs, ENDGAME_MIN_EMPTIES, Regression, fit};
+use super::levels::PhaseLevel;
+use super::limits::Limits;
+use super::probcut::{
+    CALIBRATED_EVALUATOR, CalibrationPairs, ENDGAME_MIN_EMPTIES, Regression, fit,
+};
+use super::report::Value;
+use super::score::WIN;
+use super::searcher::Searcher;
 use crate::board::Position;
 use crate::eval::EvaluatorKind;
 use crate::eval::pattern::full_weights;
-use crate::search::{Limits, PhaseLevel, Searcher, Value, WIN};
 use std::sync::atomic::Ordering;
 
 /// Positions with fewer empties are the solver's, not the midgame search's: a midgame

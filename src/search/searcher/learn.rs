@@ -1,11 +1,14 @@
 //! Learning from games played: the positions a game reached after it left the book are
 //! valued and added, so the book does not lose the same way twice (NBoard's `learn`,
-//! `book learn`).
+//! `book learn`). A position's moves are valued as `book build` values them
+//! ([`value_moves`], which it takes from here).
 
-use super::build::value_moves;
-use super::{MIN_EMPTIES, normalize};
-use crate::board::Position;
-use crate::search::Searcher;
+use super::Searcher;
+use crate::board::{Bits, Move, Position, Square};
+use crate::search::book::{MIN_EMPTIES, PASS, normalize};
+use crate::search::levels::Levels;
+use crate::search::limits::Limits;
+use crate::search::report::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most positions one `learn` adds after the point where its game left the book.
@@ -70,4 +73,52 @@ impl Searcher {
         self.book = Some(std::sync::Arc::new(book));
         added
     }
+}
+
+/// The search levels that value a move: `depth - 1` plies below it, selective as the
+/// default, with no solve (book positions are far from the end).
+fn valuing_levels(depth: u32) -> Levels {
+    let mut levels = Levels::default();
+    let child_depth = depth.saturating_sub(1).max(1);
+    levels = levels.with_depth(child_depth).unwrap_or(levels);
+    levels.endgame_empties = 0;
+    levels.opening_moves = 0;
+    levels.selectivity = Levels::default().selectivity;
+    levels
+}
+
+/// Every move of `position` with its value (hundredths of a disc for the side to move): a
+/// search of the position after it; a pass when there is none. `None` when stopped.
+pub fn value_moves(
+    searcher: &mut Searcher,
+    position: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(u8, i16)>> {
+    let levels = valuing_levels(depth);
+    let moves: Vec<(u8, Move)> = if position.must_pass() {
+        vec![(PASS, Move::Pass)]
+    } else {
+        Bits(position.legal_moves())
+            .filter_map(|s| Square::new(s).map(|sq| (s as u8, Move::Play(sq))))
+            .collect()
+    };
+    let mut out = Vec::with_capacity(moves.len());
+    for (code, mv) in moves {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let child = if mv == Move::Pass {
+            position.pass()
+        } else {
+            position.play(mv).ok()?
+        };
+        let report = searcher.think(&child, &levels, &Limits::none(), &mut |_| {});
+        let centidiscs = match report.value {
+            Value::Exact(d) | Value::Wld(d) => 100 * d,
+            v => (v.discs() * 100.0).round() as i32,
+        };
+        out.push((code, (-centidiscs).clamp(-6400, 6400) as i16));
+    }
+    Some(out)
 }

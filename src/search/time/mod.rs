@@ -39,7 +39,7 @@
 //! of the solver's time by empties measured on the FFO suite; a solve the limits stop leaves
 //! the move of a selective search made first.
 
-use super::Limits;
+use super::limits::Limits;
 
 mod lag;
 mod planner;

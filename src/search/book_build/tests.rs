@@ -1,7 +1,7 @@
 //! Tests of growing the book: negamax values, the covered plies, shards, and the end.
 
-use super::super::child_of;
 use super::*;
+use crate::search::book::child_of;
 
 /// Build settings for the tests: depth, shard and covered plies as given, a disc a ply.
 fn settings(depth: u32, shard: (u64, u64), cover_plies: u32) -> BuildSettings {

@@ -22,9 +22,9 @@
 //! the roots every shard should share evenly): every shard grows the positions before it, and
 //! beyond it only the lines of its own share; `book merge` joins the shards' books.
 
-use super::{Book, BookKey, PASS, normalize};
-use crate::board::{Bits, Move, Position, Square};
-use crate::search::{Levels, Limits, Searcher, Value};
+use super::book::{Book, BookKey, normalize};
+use super::searcher::{Searcher, value_moves};
+use crate::board::{Move, Position};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -65,54 +65,6 @@ struct Candidate {
 fn shard_of(key: &BookKey, shards: u64) -> u64 {
     let mix = key.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key.1.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (mix >> 17) % shards.max(1)
-}
-
-/// The search levels that value a move: `depth - 1` plies below it, selective as the
-/// default, with no solve (book positions are far from the end).
-fn valuing_levels(depth: u32) -> Levels {
-    let mut levels = Levels::default();
-    let child_depth = depth.saturating_sub(1).max(1);
-    levels = levels.with_depth(child_depth).unwrap_or(levels);
-    levels.endgame_empties = 0;
-    levels.opening_moves = 0;
-    levels.selectivity = Levels::default().selectivity;
-    levels
-}
-
-/// Every move of `position` with its value (hundredths of a disc for the side to move): a
-/// search of the position after it; a pass when there is none. `None` when stopped.
-pub fn value_moves(
-    searcher: &mut Searcher,
-    position: &Position,
-    depth: u32,
-    stop: &AtomicBool,
-) -> Option<Vec<(u8, i16)>> {
-    let levels = valuing_levels(depth);
-    let moves: Vec<(u8, Move)> = if position.must_pass() {
-        vec![(PASS, Move::Pass)]
-    } else {
-        Bits(position.legal_moves())
-            .filter_map(|s| Square::new(s).map(|sq| (s as u8, Move::Play(sq))))
-            .collect()
-    };
-    let mut out = Vec::with_capacity(moves.len());
-    for (code, mv) in moves {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let child = if mv == Move::Pass {
-            position.pass()
-        } else {
-            position.play(mv).ok()?
-        };
-        let report = searcher.think(&child, &levels, &Limits::none(), &mut |_| {});
-        let centidiscs = match report.value {
-            Value::Exact(d) | Value::Wld(d) => 100 * d,
-            v => (v.discs() * 100.0).round() as i32,
-        };
-        out.push((code, (-centidiscs).clamp(-6400, 6400) as i16));
-    }
-    Some(out)
 }
 
 /// The cheapest candidates out of `book`: moves of book positions whose child is not in the

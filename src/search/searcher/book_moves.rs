@@ -1,9 +1,10 @@
 //! Playing from the book: the searcher's book moves of a position as reports, and the move
 //! it draws when [`Searcher::think`] finds the position in its book.
 
-use super::{Book, BookMove, MIN_EMPTIES, depth_of};
+use super::Searcher;
 use crate::board::Position;
-use crate::search::{SearchReport, Searcher, Value};
+use crate::search::book::{Book, BookMove, MIN_EMPTIES, depth_of};
+use crate::search::report::{SearchReport, Value};
 use std::sync::Arc;
 
 /// The report of book move `m` of `position`: its book value, the book's line after it, and

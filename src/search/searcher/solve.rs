@@ -2,13 +2,14 @@
 //! the searched guess that centres the solver's first window, the solve on every thread, and
 //! the principal variation, proven move by move near the end.
 
-use super::endgame::Endgame;
-use super::limits::Stopper;
-use super::report::principal_variation;
-use super::{EndgameMode, FALLBACK_MAX_DEPTH, Limits, PhaseLevel, SearchReport, Searcher, Value};
-use super::{threads, tt};
+use super::{FALLBACK_MAX_DEPTH, Searcher};
 use crate::board::{Move, Position, Square};
 use crate::eval::EvaluatorKind;
+use crate::search::endgame::Endgame;
+use crate::search::levels::{EndgameMode, PhaseLevel};
+use crate::search::limits::{Limits, Stopper};
+use crate::search::report::{SearchReport, Value, principal_variation};
+use crate::search::{threads, tt};
 use std::time::Instant;
 
 /// At and below this many empties, a solve's principal variation is proven move by move.
