@@ -26,6 +26,8 @@ const FORFEIT_MARGIN: i32 = 64;
 
 /// How much of an unreadable move reply the reason quotes.
 const MOVE_QUOTE_LIMIT: usize = 40;
+/// What our engine answers to GTP `name` (the servers answer with the package's name).
+const OUR_NAME: &str = env!("CARGO_PKG_NAME");
 
 /// The index of `color` in the referee's pairs (engines, clocks): black first.
 fn index(color: Color) -> usize {
@@ -208,6 +210,19 @@ fn setup(
         };
         for command in ["boardsize 8", "clear_board"] {
             send_required(engine, command.into(), color)?;
+        }
+        if !engine.fractional_seconds && !engine.rounded_seconds {
+            // Our own engine, whatever command starts it (another build of it by its path),
+            // reads the clock to the millisecond, as `self:` engines are told it: whole
+            // seconds would only hide the increment it reads off the clock.
+            match engine.send("name", SETUP_TIMEOUT) {
+                Ok(name) => engine.fractional_seconds = name.trim() == OUR_NAME,
+                Err(EngineError::Failure(_)) => {}
+                Err(error) => {
+                    let command = "name".to_string();
+                    return Err((color, ForfeitKind::Command { command, error }));
+                }
+            }
         }
         if let Some(command) = engine.time_settings(control) {
             send_optional(engine, command, color)?;
