@@ -1,5 +1,6 @@
 //! Build script: the commit the binary is built from, for `datagen`'s shard headers and
-//! manifests (`OTHELLO_COMMIT`; `unknown` outside a git checkout).
+//! manifests and `--version` (`OTHELLO_COMMIT`; `unknown` outside a git checkout), and the
+//! target triple for `--version` (`OTHELLO_TARGET`).
 
 use std::path::Path;
 use std::process::Command;
@@ -14,6 +15,9 @@ fn main() {
         .filter(|c| !c.is_empty())
         .unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=OTHELLO_COMMIT={commit}");
+    // The target triple, for `--version` (cargo tells build scripts the target in TARGET).
+    let target = std::env::var("TARGET").unwrap_or_else(|_| "unknown".into());
+    println!("cargo:rustc-env=OTHELLO_TARGET={target}");
     // Only paths that exist: a missing one would run this script, and rebuild the crate, on
     // every build.
     let watched: Vec<&str> = [".git/HEAD", ".git/refs/heads", ".git/packed-refs"]

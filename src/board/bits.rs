@@ -40,19 +40,19 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     legal_moves_scalar(player, opponent)
 }
 
-/// Whether this CPU runs AVX2: known at compile time when the build targets it, else asked of
-/// the CPU once and cached by the standard library.
+/// Whether the engine runs AVX2: known at compile time when the build targets it, else the
+/// level chosen at start ([`super::cpu::level`]: the CPU's, or a lower one forced).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub fn has_avx2() -> bool {
-    cfg!(target_feature = "avx2") || std::is_x86_feature_detected!("avx2")
+    cfg!(target_feature = "avx2") || super::cpu::level() >= super::cpu::Level::V3
 }
 
 /// Whether this CPU runs BMI2 (`pext`, for the evaluation's bit gathers), as [`has_avx2`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub fn has_bmi2() -> bool {
-    cfg!(target_feature = "bmi2") || std::is_x86_feature_detected!("bmi2")
+    cfg!(target_feature = "bmi2") || super::cpu::level() >= super::cpu::Level::V3
 }
 
 /// [`legal_moves`] with the four direction families in the four lanes of one AVX2 register:

@@ -2,6 +2,7 @@
 //! symmetries, and the square and OBF notations.
 
 mod bits;
+pub mod cpu;
 mod flips;
 mod obf;
 mod perft;

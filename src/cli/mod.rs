@@ -31,7 +31,7 @@ use std::sync::atomic::AtomicBool;
 #[derive(Parser, Debug)]
 #[command(
     name = "othello-engine",
-    version,
+    version = crate::board::cpu::version_text(),
     args_conflicts_with_subcommands = true,
     args_override_self = true,
     after_help = evaluators_help()

@@ -81,3 +81,87 @@ fn a_cpu_below_the_baseline_is_refused_in_one_line() {
         "{stderr}"
     );
 }
+
+/// `othello-engine <args>` with `OTHELLO_CPU_LEVEL` set (or not): status, stdout, stderr.
+fn run_at_level(level: Option<&str>, args: &[&str]) -> (bool, String, String) {
+    let mut command = crate::common::engine_command();
+    command.args(args);
+    command.env_remove("OTHELLO_CPU_LEVEL");
+    if let Some(level) = level {
+        command.env("OTHELLO_CPU_LEVEL", level);
+    }
+    let o = command.output().expect("the binary starts");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (o.status.success(), text(&o.stdout), text(&o.stderr))
+}
+
+/// The last line of `bench` and of `solve` (their node totals).
+fn totals(level: Option<&str>) -> (String, String) {
+    let ffo = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/positions/fforum-1-19.obf"
+    );
+    let last = |args: &[&str]| {
+        let (ok, stdout, stderr) = run_at_level(level, args);
+        assert!(ok, "{args:?} at {level:?}: {stdout}{stderr}");
+        let line = stdout.lines().last().unwrap_or_default();
+        // Drop the timings: nodes and answers must agree, not the speed.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let nodes = words
+            .iter()
+            .position(|&w| w.starts_with("nodes"))
+            .unwrap_or(0);
+        words[..nodes].join(" ")
+    };
+    (last(&["bench"]), last(&["solve", "--threads", "1", ffo]))
+}
+
+/// Every lower level a CPU can be forced to runs the same search: the same bench nodes and the
+/// same FFO #1–#19 answers and nodes as the level chosen by default. On a CPU with AVX-512
+/// this covers the three copies of the solver, AVX2 move generation and `pext` gathers.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn forced_lower_levels_search_the_same_nodes() {
+    use othello_engine::board::cpu::{Level, detected};
+    let default = totals(None);
+    assert!(default.1.contains("0 wrong"), "{default:?}");
+    for (name, level) in [("v2", Level::V2), ("v3", Level::V3)] {
+        if level > detected() {
+            continue;
+        }
+        let (ok, version, _) = run_at_level(Some(name), &["--version"]);
+        assert!(
+            ok && version.contains(&format!("x86-64-{name}, forced")),
+            "{version}"
+        );
+        assert_eq!(
+            totals(Some(name)),
+            default,
+            "forced {name} against the default"
+        );
+    }
+}
+
+/// A level the CPU lacks, or none known, is refused in one line with status 1.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_forced_level_the_cpu_lacks_is_refused_in_one_line() {
+    use othello_engine::board::cpu::{Level, detected};
+    let mut bad = vec!["v9"];
+    if detected() < Level::V4 {
+        bad.push("v4");
+    }
+    for level in bad {
+        let mut command = crate::common::engine_command();
+        let o = command
+            .env("OTHELLO_CPU_LEVEL", level)
+            .arg("--version")
+            .output()
+            .expect("the binary starts");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{level}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{level}: {stderr}");
+        assert!(stderr.contains("OTHELLO_CPU_LEVEL"), "{stderr}");
+        assert!(o.stdout.is_empty());
+    }
+}

@@ -8,7 +8,17 @@ use othello_engine::board::{Move, Position};
 
 #[test]
 fn fixed_transcript_is_exact() {
-    let mut s = Server::start(&["gtp", "--level", "2"]);
+    fixed_transcript(Server::start(&["gtp", "--level", "2"]));
+}
+
+/// The same session with every line ended by `\r\n`, as GUIs on Windows send: the same
+/// answers, in GTP's form (`\n` line ends, no `\r`).
+#[test]
+fn fixed_transcript_is_exact_with_crlf() {
+    fixed_transcript(Server::start(&["gtp", "--level", "2"]).crlf());
+}
+
+fn fixed_transcript(mut s: Server) {
     let script: &[(&str, &[&str])] = &[
         ("protocol_version", &["= 2"]),
         ("1 name", &["=1 othello-engine"]),
@@ -260,4 +270,32 @@ fn whole_game_inside_a_short_clock() {
         position = position.play(mv).expect("legal");
     }
     s.finish();
+}
+
+/// `--log-file` in a folder whose name has spaces, as Windows users' folders do. Under Wine
+/// (`OTHELLO_TEST_RUNNER=wine`, .ci/run) the path is given as Windows writes it, with a
+/// drive letter and backslashes (Wine's `Z:` is the Unix root).
+#[test]
+fn log_file_in_a_folder_with_spaces() {
+    let dir = crate::common::temp_dir("gtp-log-spaces").join("My Games");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let log = dir.join("engine log.txt");
+    let unix = log.to_string_lossy().into_owned();
+    let under_wine = std::env::var("OTHELLO_TEST_RUNNER").is_ok_and(|r| r.contains("wine"));
+    let arg = if under_wine {
+        format!("Z:{}", unix.replace('/', "\\"))
+    } else {
+        unix
+    };
+    let mut s = Server::start(&["gtp", "--level", "1", "--no-book", "--log-file", &arg]);
+    let reply = s.gtp("genmove black");
+    let mv: Move = reply[0].trim_start_matches("= ").parse().expect("a move");
+    assert!(Position::start().is_legal(mv));
+    assert_eq!(s.gtp("quit"), ["="]);
+    s.finish();
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    assert!(
+        text.contains("genmove black"),
+        "the log has the command:\n{text}"
+    );
 }

@@ -85,7 +85,17 @@ fn start_up_and_sync() {
 
 #[test]
 fn go_and_hint_give_legal_answers() {
-    let mut s = Server::start(&["nboard", "--no-book"]);
+    go_and_hint(Server::start(&["nboard", "--no-book"]));
+}
+
+/// The same session with every line ended by `\r\n`, as NBoard on Windows sends them: the same
+/// answers, `\n`-ended.
+#[test]
+fn go_and_hint_give_legal_answers_with_crlf() {
+    go_and_hint(Server::start(&["nboard", "--no-book"]).crlf());
+}
+
+fn go_and_hint(mut s: Server) {
     let moves = ["F5//2.449", "D6/0.00", "C3//1.2"];
     let position = after(&moves);
     s.send("nboard 2");

@@ -82,7 +82,7 @@ impl GtpSession {
         match command {
             C::ProtocolVersion => Ok("2".into()),
             C::Name => Ok("othello-engine".into()),
-            C::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            C::Version => Ok(crate::board::cpu::version_text().into()),
             C::KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
             C::ListCommands => Ok(COMMANDS.join("\n")),
             C::Quit | C::Komi => Ok(String::new()),

@@ -207,25 +207,13 @@ impl Isa {
         all[..=all.iter().position(|&isa| isa == self).unwrap_or(0)].to_vec()
     }
 
-    /// The fastest copy this CPU runs.
+    /// The copy of the level the engine runs at (the CPU's best, or a lower one forced).
     pub(super) fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            let v3 =
-                has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt");
-            let v4 = has!("avx512f")
-                && has!("avx512vl")
-                && has!("avx512bw")
-                && has!("avx512dq")
-                && has!("avx512cd");
-            if v3 && v4 {
-                return Isa::Avx512;
-            }
-            if v3 {
-                return Isa::Avx2;
-            }
+        use crate::board::cpu::{Level, level};
+        match level() {
+            Level::V4 => Isa::Avx512,
+            Level::V3 => Isa::Avx2,
+            Level::V2 => Isa::Baseline,
         }
-        Isa::Baseline
     }
 }

@@ -21,9 +21,26 @@ use std::sync::{Mutex, PoisonError};
 /// The engine binary cargo built for the tests.
 pub const ENGINE: &str = env!("CARGO_BIN_EXE_othello-engine");
 
+/// The command that starts the engine under test: [`ENGINE`], or another build of it named by
+/// `OTHELLO_TEST_ENGINE` and started through the words of `OTHELLO_TEST_RUNNER` (for example
+/// the Windows `.exe` under `wine`, or the ARM build under `qemu-aarch64`: see .ci/run).
+pub fn engine_command() -> Command {
+    let engine = std::env::var("OTHELLO_TEST_ENGINE").unwrap_or_else(|_| ENGINE.to_string());
+    let runner = std::env::var("OTHELLO_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words).arg(engine);
+            command
+        }
+        None => Command::new(engine),
+    }
+}
+
 /// Runs `othello-engine <args>` to the end, with its output.
 pub fn run(args: &[&str]) -> Output {
-    Command::new(ENGINE)
+    engine_command()
         .args(args)
         .output()
         .expect("the binary starts")

@@ -17,17 +17,23 @@ pub struct Server {
     /// Each output line with the moment the reader thread got it (for latency checks).
     lines: Receiver<(String, Instant)>,
     stderr: std::thread::JoinHandle<String>,
+    /// What [`Server::send`] ends a line with: `\n`, or `\r\n` as GUIs on Windows send.
+    line_end: &'static str,
 }
 
 impl Server {
-    /// Starts `othello-engine <args>`.
+    /// Starts `othello-engine <args>` (the build [`super::engine_command`] names).
     pub fn start(args: &[&str]) -> Server {
-        Server::start_program(super::ENGINE, args)
+        Server::spawn(super::engine_command(), args)
     }
 
     /// Starts any program speaking a line protocol (a peer engine).
     pub fn start_program(program: &str, args: &[&str]) -> Server {
-        let mut child = Command::new(program)
+        Server::spawn(Command::new(program), args)
+    }
+
+    fn spawn(mut command: Command, args: &[&str]) -> Server {
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -38,11 +44,16 @@ impl Server {
         let mut stderr = child.stderr.take().expect("piped stderr");
         let (sender, lines) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send((line, Instant::now())).is_err() {
+            // Only `\n` ends a line: a `\r` the engine wrote (as a Windows build might) stays
+            // in the line, where the transcripts see it.
+            let mut stdout = BufReader::new(stdout);
+            let mut line = String::new();
+            while matches!(stdout.read_line(&mut line), Ok(n) if n > 0) {
+                let text = line.strip_suffix('\n').unwrap_or(&line).to_string();
+                if sender.send((text, Instant::now())).is_err() {
                     break;
                 }
+                line.clear();
             }
         });
         let stderr = std::thread::spawn(move || {
@@ -55,6 +66,7 @@ impl Server {
             child,
             lines,
             stderr,
+            line_end: "\n",
         }
     }
 
@@ -70,9 +82,16 @@ impl Server {
         stdin.flush().expect("the server reads");
     }
 
+    /// From now on ends every line sent with `\r\n`, as GUIs on Windows do.
+    pub fn crlf(mut self) -> Server {
+        self.line_end = "\r\n";
+        self
+    }
+
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        self.send_raw(format!("{line}\n").as_bytes());
+        let bytes = format!("{line}{}", self.line_end);
+        self.send_raw(bytes.as_bytes());
     }
 
     /// The next output line; panics after [`PATIENCE`].
