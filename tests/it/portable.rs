@@ -95,8 +95,8 @@ fn run_at_level(level: Option<&str>, args: &[&str]) -> (bool, String, String) {
     (o.status.success(), text(&o.stdout), text(&o.stderr))
 }
 
-/// The last line of `bench` and of `solve` (their node totals).
-fn totals(level: Option<&str>) -> (String, String) {
+/// The last line of `bench`, `solve` and `perft 10` (their node and leaf totals).
+fn totals(level: Option<&str>) -> (String, String, String) {
     let ffo = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/positions/fforum-1-19.obf"
@@ -113,11 +113,20 @@ fn totals(level: Option<&str>) -> (String, String) {
             .unwrap_or(0);
         words[..nodes].join(" ")
     };
-    (last(&["bench"]), last(&["solve", "--threads", "1", ffo]))
+    let (ok, stdout, _) = run_at_level(level, &["perft", "10"]);
+    assert!(ok, "perft at {level:?}: {stdout}");
+    // `   10   24571284   0.041   ...`: the depth and the leaves.
+    let perft = stdout.lines().last().unwrap_or_default();
+    let perft: Vec<&str> = perft.split_whitespace().take(2).collect();
+    (
+        last(&["bench"]),
+        last(&["solve", "--threads", "1", ffo]),
+        perft.join(" "),
+    )
 }
 
 /// Every lower level a CPU can be forced to runs the same search: the same bench nodes and the
-/// same FFO #1–#19 answers and nodes as the level chosen by default. On a CPU with AVX-512
+/// same FFO #1–#19 answers and nodes, and the same perft, as the level chosen by default. On a CPU with AVX-512
 /// this covers the three copies of the solver, AVX2 move generation and `pext` gathers.
 #[cfg(target_arch = "x86_64")]
 #[test]
@@ -125,6 +134,7 @@ fn forced_lower_levels_search_the_same_nodes() {
     use othello_engine::board::cpu::{Level, detected};
     let default = totals(None);
     assert!(default.1.contains("0 wrong"), "{default:?}");
+    assert_eq!(default.2, "10 24571284", "perft 10 of the start");
     for (name, level) in [("v2", Level::V2), ("v3", Level::V3)] {
         if level > detected() {
             continue;
