@@ -14,8 +14,6 @@ fn leaves_at_depth_one(moves: u64) -> u64 {
 /// level's `#[target_feature]` and inlines the whole body (move generation and flips included),
 /// so one dispatch at the root replaces a dispatch, and a call, per node.
 trait Level {
-    /// Whether the level has AVX2, so that move generation takes the AVX2 path without asking.
-    const AVX2: bool;
     /// # Safety
     /// The CPU must run the level's instructions.
     unsafe fn perft(player: u64, opponent: u64, depth: u32) -> u64;
@@ -23,7 +21,6 @@ trait Level {
 
 struct V2;
 impl Level for V2 {
-    const AVX2: bool = false;
     unsafe fn perft(player: u64, opponent: u64, depth: u32) -> u64 {
         perft_body::<V2>(player, opponent, depth)
     }
@@ -33,7 +30,6 @@ impl Level for V2 {
 struct V3;
 #[cfg(target_arch = "x86_64")]
 impl Level for V3 {
-    const AVX2: bool = true;
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     unsafe fn perft(player: u64, opponent: u64, depth: u32) -> u64 {
         perft_body::<V3>(player, opponent, depth)
@@ -45,7 +41,6 @@ impl Level for V3 {
 struct V4;
 #[cfg(target_arch = "x86_64")]
 impl Level for V4 {
-    const AVX2: bool = true;
     #[target_feature(
         enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
     )]
@@ -54,25 +49,14 @@ impl Level for V4 {
     }
 }
 
-/// The legal moves, by the AVX2 path when the level has it (inlined into `L::perft`).
-#[inline(always)]
-fn legal_at<L: Level>(player: u64, opponent: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if L::AVX2 {
-        // SAFETY: only inside a level with AVX2, whose CPU runs it.
-        return unsafe { super::legal_moves_avx2(player, opponent) };
-    }
-    legal_moves(player, opponent)
-}
-
 #[inline(always)]
 fn perft_body<L: Level>(player: u64, opponent: u64, depth: u32) -> u64 {
-    let moves = legal_at::<L>(player, opponent);
+    let moves = legal_moves(player, opponent);
     if depth == 1 {
         return leaves_at_depth_one(moves);
     }
     if moves == 0 {
-        if legal_at::<L>(opponent, player) == 0 {
+        if legal_moves(opponent, player) == 0 {
             return 1;
         }
         // SAFETY: this body runs inside `L::perft`, so the CPU runs `L`.
@@ -84,7 +68,7 @@ fn perft_body<L: Level>(player: u64, opponent: u64, depth: u32) -> u64 {
             let f = flips(player, opponent, sq);
             let next_player = opponent & !f;
             let next_opponent = player | f | (1u64 << sq);
-            total += leaves_at_depth_one(legal_at::<L>(next_player, next_opponent));
+            total += leaves_at_depth_one(legal_moves(next_player, next_opponent));
         }
         return total;
     }
