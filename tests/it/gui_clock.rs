@@ -327,3 +327,106 @@ fn whole_seconds_rounded_down_are_spent_to_the_reserve() {
         }
     }
 }
+
+/// A GUI's delay of up to 0.15 s a move (4.5 s of a 10-second game) is read off its
+/// whole-second clock soon enough that the reserve holds: a side that spends its soft time
+/// ends every sudden-death game with at least the reserve, whether the GUI rounds its
+/// seconds to the nearest (Quarry) or down (our referee, most controllers), and one that
+/// spends every hard limit with most of it. Before the ceiling and the reading by the lag
+/// (`LagMeter`), 10 s with 0.15 s of delay ended with 1.82 s of the 2-second reserve, and
+/// 0.77 s spending every hard limit.
+#[test]
+fn a_gui_delay_under_whole_seconds_leaves_the_reserve() {
+    for main in [10.0, 30.0, 60.0, 300.0] {
+        for latency in [0.02, 0.05, 0.15] {
+            for rounds_down in [false, true] {
+                for spends_hard in [false, true] {
+                    let mut clock = QuarryClock::new(main, 0.0, 0);
+                    clock.rounds_down = rounds_down;
+                    let (_, left) = game_told(clock, latency, 0.002, spends_hard)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    let reserve = 1.0_f64.max(0.05 * main) + 1.0;
+                    let part = if spends_hard { 0.75 } else { 1.0 };
+                    assert!(
+                        left >= part * reserve,
+                        "{main} s, {latency} s of delay, rounded down {rounds_down}, \
+                         every hard limit {spends_hard}: {left:.3} s left at the end"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Games as they go in a GUI: the engine spends between its soft and hard limits (most moves
+/// near the soft one), solves the endgame at 18 to 24 empties and plays the rest at once, and
+/// the GUI's delay varies by 30% either way from move to move; 300 games for each clock,
+/// delay and rounding. Whole seconds leave the clock in doubt by half a second or so however
+/// well the lag is read (a lag read 0.01 s short a move is a quarter of a second over 25
+/// moves): that doubt is what the reserve's whole second is for, so every game ends with at
+/// least the rest of the reserve (the larger of a second and 5% of the clock), and the games
+/// at 10 s with 0.15 s of delay end with 2.1 s in the middle (before the ceiling and the
+/// reading by the lag: least 0.66 s, middle 1.46 s in 200 games of `match --latency 0.15`
+/// against gtp-rhino at 10 s; least 1.26 s, middle 2.08 s with them).
+#[test]
+fn games_with_a_varying_gui_delay_end_with_the_reserve() {
+    let mut seed: u64 = 70;
+    let mut random = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for main in [10.0, 30.0, 60.0] {
+        for latency in [0.05, 0.15] {
+            for rounds_down in [false, true] {
+                let mut lefts = vec![];
+                for _ in 0..300 {
+                    let mut quarry = QuarryClock::new(main, 0.0, 0);
+                    quarry.rounds_down = rounds_down;
+                    let mut engine = GtpClocks::default();
+                    engine.set(GtpTimeSettings {
+                        main,
+                        byo_yomi: 0.0,
+                        stones: 0,
+                    });
+                    let solved_at = 18 + 2 * (random() * 4.0) as u32;
+                    for empties in (2..=60).rev().step_by(2) {
+                        if let Some(told) = quarry.told() {
+                            engine.told(Color::Black, told);
+                        }
+                        let budget = engine.budget(Color::Black).expect("a clock runs");
+                        let (soft, hard) = move_time(empties, budget);
+                        let (soft, hard) = (soft.as_secs_f64(), hard.as_secs_f64());
+                        let beyond_soft = random().powi(2);
+                        let thought = if empties > 52 {
+                            0.001 // the book
+                        } else if empties >= solved_at {
+                            soft + beyond_soft * (hard - soft)
+                        } else {
+                            0.0
+                        } + 0.002
+                            + random() * 0.01;
+                        engine.moved(Color::Black, Duration::from_secs_f64(thought));
+                        let charged = thought + latency * (0.7 + 0.6 * random());
+                        assert!(
+                            charged <= quarry.allowed(),
+                            "{main} s, {latency} s of delay: out of time at {empties} empties"
+                        );
+                        quarry.stop(charged);
+                    }
+                    lefts.push(quarry.main - quarry.elapsed);
+                }
+                lefts.sort_by(f64::total_cmp);
+                let least = lefts[0];
+                let middle = lefts[lefts.len() / 2];
+                let reserve = 1.0_f64.max(0.05 * main);
+                assert!(
+                    least >= reserve && middle >= reserve + 1.0,
+                    "{main} s, {latency} s of delay, rounded down {rounds_down}: \
+                     least {least:.2} s, middle {middle:.2} s left at the end"
+                );
+            }
+        }
+    }
+}

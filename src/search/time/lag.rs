@@ -24,20 +24,21 @@ use std::time::Duration;
 ///
 /// **Whole seconds.** A GUI tells its clock in whole seconds, and not all alike: GNU Quarry
 /// rounds to the nearest (`time_left b 29 0` is 28.5 to 29.5 s), our referee and most
-/// controllers round down (29 to 30 s). A report of `N` is therefore read as lying between
-/// `N - 0.5` and `N + 1`, and the engine believes its own watch only within `N ± 0.5`: never
-/// more than the clock may really show. A lag below a second hides inside those spans move by
+/// controllers round down (29 to 30 s). A lag below a second hides inside those spans move by
 /// move, but not over a game: since the first report, the clock fell by the engine's time
-/// plus the lag of every move, so the first clock, less the clock now (at the most its
-/// figure can mean), less the engine's time, over the moves, is a lower bound of the lag that
-/// tightens as the game goes on (the drift, [`LagMeter::lag`] charges the larger). Quarry
-/// charged a move 20 to 150 ms beyond the engine's watch; unseen, that lost games on time.
-/// Taken at Quarry's most (`N + 0.5`) from the first move, a clock rounded down showed a
-/// lag of up to half a second after one short move (10 s, less 0.31 s spent, told `9`:
-/// 0.19 s a move), charged for every move left, and the engine ended `10+0.1` games with 6
-/// of its 13 s; so the first moves take the figure at its certain most (`N + 1`), and the
-/// later ones, whose doubt is spread over several moves, at its likely most
-/// ([`DRIFT_LIKELY_FROM_MOVE`]).
+/// plus the lag of every move, so each report bounds the lag per move from below (the first
+/// clock, less the clock now at the most its figure can mean, less the engine's time, over
+/// the moves) and from above (with the clock at its least), and the bounds tighten as the
+/// game goes on ([`LagSpan`]). Quarry charged a move 20 to 150 ms beyond the engine's watch;
+/// unseen, that lost games on time. Both roundings are weighed: the reports are read as
+/// rounded to the nearest until they cannot be (a clock rounded down shows it within a few
+/// moves), then as rounded down. The meter charges the middle of what the reports allow,
+/// and reads the clock itself by that lag: the engine's watch, which misses every move's lag,
+/// believed a clock told `3` to hold 3.46 s when it held 2.64 s, so the first clock, less the
+/// time spent and the lag of the moves since, within what the figure may mean, is the
+/// reading. Charging only the least (as until the 2026-12-03 session), a lag of 0.15 s a move
+/// at `--tc 10` took 1.3 s of the 2-second reserve; taking a figure rounded down as Quarry's,
+/// the engine ended `10+0` games with 4.2 s of its 10 s.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LagMeter {
     expected: Option<Duration>,
@@ -46,8 +47,9 @@ pub struct LagMeter {
     /// Since the first report of this clock: what is needed to read its increment.
     tally: Option<IncrementTally>,
     increment: Duration,
-    /// The lag per move the clock shows over the whole tally (a lower bound).
-    drift: Duration,
+    /// What the whole-second reports since the first allow of the lag per move, read as
+    /// rounded to the nearest (`[0]`) and as rounded down (`[1]`).
+    spans: [LagSpan; 2],
     /// Whether the last report was a span (whole seconds) rather than a clock to the
     /// millisecond: then the lag below a second cannot be seen ([`UNSEEN_LAG`]).
     coarse: bool,
@@ -63,6 +65,34 @@ struct IncrementTally {
     moves: u32,
 }
 
+/// The least and the most lag per move, in seconds, that the whole-second reports of a clock
+/// allow under one reading of their figures (negative: the clock gained, an increment).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LagSpan {
+    least: f64,
+    most: f64,
+}
+
+impl Default for LagSpan {
+    fn default() -> LagSpan {
+        LagSpan {
+            least: f64::NEG_INFINITY,
+            most: f64::INFINITY,
+        }
+    }
+}
+
+/// Where a whole-second figure `N` puts the clock, from `N + offset` to a second above:
+/// rounded to the nearest (GNU Quarry), and rounded down (our referee, most controllers).
+const ROUNDING_OFFSETS: [f64; 2] = [-0.5, 0.0];
+
+/// The reading as rounded to the nearest is given up when the least lag it allows is this
+/// much above the most (a clock rounded down shows that within a few moves: a move of 0.2 s
+/// from 10 s told `9` would need 0.3 s of lag, and one told `9` at 9.1 s about none). A lag
+/// that changes over the game may also look so; then the figures are read as rounded down,
+/// which counts the lag a little short, as before both readings were weighed.
+const NEAREST_REFUTED_BY: f64 = 0.05;
+
 /// An increment read off the clock is at most this part of its first report (a controller
 /// that sets a clock anew in the middle of a game must not look like a huge increment).
 const MOST_INCREMENT_PART: f64 = 0.1;
@@ -74,6 +104,9 @@ const MOST_INCREMENT_PART: f64 = 0.1;
 /// ten moves); on a quiet one about 2 ms.
 pub(super) const UNSEEN_LAG: Duration = Duration::from_millis(15);
 
+/// The span of a whole-second report: `N` is `lower = N - 0.5` to `upper = N + 1`.
+const WHOLE_SECOND: Duration = Duration::from_secs(1);
+
 /// The most a clock told between `lower` and `upper` is taken to show: within a second of
 /// `lower` (a whole-second report, read from half a second below its figure, may be a
 /// rounded one), else `upper`.
@@ -81,10 +114,10 @@ fn likely_most(lower: Duration, upper: Duration) -> Duration {
     upper.min(lower + Duration::from_secs(1))
 }
 
-/// From this move of a clock's reports on, the drift takes a whole-second figure at its
-/// likely most (Quarry's rounding), before it at its certain most: the half second of
-/// doubt, spread over the moves so far, is then at most a sixth of a second a move.
-const DRIFT_LIKELY_FROM_MOVE: u32 = 3;
+/// The lag charged under whole seconds is the middle of what the reports allow, but no more
+/// than half this above the least: after a move or two the span is most of a second a move,
+/// and its middle charged for every move left would leave the midgame nothing.
+const CENTRAL_SPAN_MOST: f64 = 0.5;
 
 /// The weight of the newest sample in the lag's moving average.
 pub(super) const LAG_SAMPLE_WEIGHT: f64 = 0.25;
@@ -124,13 +157,39 @@ impl LagMeter {
         let counted = sample.min(self.lag * 2 + LAG_STEP);
         self.lag = self.lag.mul_f64(1.0 - LAG_SAMPLE_WEIGHT) + counted.mul_f64(LAG_SAMPLE_WEIGHT);
         self.stall = sample.max(self.stall.mul_f64(STALL_DECAY));
-        expected.clamp(lower, likely_most(lower, upper))
+        let (least, most) = self.reading(lower, upper);
+        let believed = match &self.tally {
+            // Under whole seconds the engine's watch misses every move's lag: the clock is
+            // the first one, less the time spent and the lag of the moves since.
+            Some(tally) if self.coarse && tally.moves > 0 => {
+                let earned = tally.first_upper + self.increment * tally.moves;
+                expected.min(earned.saturating_sub(tally.spent + self.lag() * tally.moves))
+            }
+            _ => expected,
+        };
+        believed.clamp(least, most)
+    }
+
+    /// Where a report between `lower` and `upper` puts the clock, by the reading of whole
+    /// seconds that the reports so far allow.
+    fn reading(&self, lower: Duration, upper: Duration) -> (Duration, Duration) {
+        if upper > lower && self.rounds_down() {
+            (upper.saturating_sub(WHOLE_SECOND), upper)
+        } else {
+            (lower, likely_most(lower, upper))
+        }
+    }
+
+    /// Whether the whole-second reports cannot be rounded to the nearest.
+    fn rounds_down(&self) -> bool {
+        let nearest = self.spans[0];
+        nearest.least > nearest.most + NEAREST_REFUTED_BY
     }
 
     /// A report of the clock between `lower` and `upper`: the first one starts the tally, a
     /// later one raises the increment to what the clock must have earned per move since, and
-    /// (a whole-second report after a move) the drift to what it must have lost beyond the
-    /// engine's time.
+    /// (a whole-second report after a move) narrows what it may have lost beyond the engine's
+    /// time under either rounding.
     fn read_increment(&mut self, lower: Duration, upper: Duration, after_move: bool) {
         match &self.tally {
             None => {
@@ -148,15 +207,24 @@ impl LagMeter {
                 // Only whole seconds hide the lag of single moves; a clock told to the
                 // millisecond shows each, and the samples judge them (a stall once).
                 if after_move && upper > lower {
-                    // Quarry's figure means at most half a second more; one rounded down
-                    // may mean a second more, which over the first moves looks like lag.
-                    let most = if tally.moves >= DRIFT_LIKELY_FROM_MOVE {
-                        likely_most(lower, upper)
-                    } else {
-                        upper
-                    };
-                    let lost = tally.first_lower.saturating_sub(most + tally.spent) / tally.moves;
-                    self.drift = self.drift.max(lost.min(MAX_LAG));
+                    let told = upper.saturating_sub(WHOLE_SECOND).as_secs_f64();
+                    let spent = tally.spent.as_secs_f64();
+                    let moves = f64::from(tally.moves);
+                    let first_exact = tally.first_lower == tally.first_upper;
+                    let first_told = tally.first_upper.saturating_sub(WHOLE_SECOND);
+                    for (span, offset) in self.spans.iter_mut().zip(ROUNDING_OFFSETS) {
+                        let (first_least, first_most) = if first_exact {
+                            let first = tally.first_lower.as_secs_f64();
+                            (first, first)
+                        } else {
+                            let least = (first_told.as_secs_f64() + offset).max(0.0);
+                            (least, first_told.as_secs_f64() + offset + 1.0)
+                        };
+                        let clock_least = (told + offset).max(0.0);
+                        let clock_most = told + offset + 1.0;
+                        span.least = span.least.max((first_least - spent - clock_most) / moves);
+                        span.most = span.most.min((first_most - spent - clock_least) / moves);
+                    }
                 }
             }
             Some(_) => {}
@@ -169,7 +237,7 @@ impl LagMeter {
         self.expected = None;
         self.tally = None;
         self.increment = Duration::ZERO;
-        self.drift = Duration::ZERO;
+        self.spans = [LagSpan::default(); 2];
     }
 
     /// Whether no report of this clock was read since it was set (the first report of a
@@ -186,7 +254,14 @@ impl LagMeter {
     /// The lag to charge for every move left: as measured so far, and at least
     /// [`UNSEEN_LAG`] while the reports come in whole seconds.
     pub fn lag(&self) -> Duration {
-        let lag = self.lag.max(self.drift);
+        let span = self.spans[usize::from(self.rounds_down())];
+        let central = if span.least.is_finite() && span.most.is_finite() {
+            let middle = span.least + (span.most - span.least).clamp(0.0, CENTRAL_SPAN_MOST) / 2.0;
+            Duration::from_secs_f64(middle.clamp(0.0, MAX_LAG.as_secs_f64()))
+        } else {
+            Duration::ZERO
+        };
+        let lag = self.lag.max(central);
         if self.coarse {
             lag.max(UNSEEN_LAG)
         } else {
