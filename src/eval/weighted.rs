@@ -36,6 +36,9 @@ impl Evaluator for Weighted {
     const ID: u8 = 5;
     type State = ();
 
+    /// Inlined, so that the search's copy for each instruction level compiles it for that
+    /// level (out of line it ran at the baseline: `bench` at 1.08 of a native build's time).
+    #[inline]
     fn evaluate(&self, p: &Position) -> i32 {
         let (own, other) = (p.player(), p.opponent());
         let parity = ratio(own.count_ones() as i32, other.count_ones() as i32);

@@ -11,7 +11,7 @@ impl<E: Evaluator> Midgame<'_, E> {
     /// is `state` playing on `square` and turning `flips`: the final score of a finished game
     /// (a full board or a side without discs; the rare game where both sides are blocked
     /// with squares left is evaluated), else the evaluation.
-    #[inline]
+    #[inline(always)]
     fn leaf(&self, child: &Position, state: &E::State, square: usize, flips: u64) -> i32 {
         if child.empty() == 0 || child.player() == 0 {
             return terminal_score(child);
@@ -23,6 +23,7 @@ impl<E: Evaluator> Midgame<'_, E> {
 
     /// A node with one ply left: each child is a leaf, searched in board order with no table
     /// and no sorting (they would cost more than the leaves), until one refutes `beta`.
+    #[inline(always)]
     pub(super) fn last_ply(
         &mut self,
         position: &Position,

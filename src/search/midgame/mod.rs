@@ -85,7 +85,8 @@ impl<E: Evaluator> Midgame<'_, E> {
     /// Multi-ProbCut at a null-window node `depth` deep: `Some(value)` when a shallow search
     /// predicts, with the search's confidence, that the deep value is at least `beta` or at
     /// most `alpha` (= `beta - 1`).
-    fn probcut(
+    #[inline(always)]
+    fn probcut<L: SearchLevel>(
         &mut self,
         position: &Position,
         state: &E::State,
@@ -101,13 +102,13 @@ impl<E: Evaluator> Midgame<'_, E> {
             self.selectivity.t(),
         )?;
         if cut.high <= EVAL_LIMIT {
-            let (v, _) = self.search(position, state, cut.depth, cut.high - 1, cut.high);
+            let (v, _) = self.descend::<L>(position, state, cut.depth, cut.high - 1, cut.high);
             if v >= cut.high && !self.stopper.stopped() {
                 return Some(beta);
             }
         }
         if cut.low >= -EVAL_LIMIT {
-            let (v, _) = self.search(position, state, cut.depth, cut.low, cut.low + 1);
+            let (v, _) = self.descend::<L>(position, state, cut.depth, cut.low, cut.low + 1);
             if v <= cut.low && !self.stopper.stopped() {
                 return Some(beta - 1);
             }
@@ -115,7 +116,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         None
     }
 
-    #[inline]
+    #[inline(always)]
     fn evaluate(&self, state: &E::State, position: &Position) -> i32 {
         self.eval
             .evaluate_with(state, position)
@@ -125,6 +126,7 @@ impl<E: Evaluator> Midgame<'_, E> {
     /// The enhanced transposition cut-off: the value and move of a child whose table entry,
     /// searched at least `depth - 1` plies deep and as wide as this search, proves the node
     /// worth at least `beta`.
+    #[inline(always)]
     fn transposition_cutoff(
         &self,
         position: &Position,
@@ -148,8 +150,49 @@ impl<E: Evaluator> Midgame<'_, E> {
 
     /// The value of `position` (whose evaluator state is `state`) searched `depth` plies deep
     /// in the window `alpha..beta` (fail-soft), and its best move (`NO_MOVE` when it has
-    /// none). A pass costs no depth.
+    /// none). A pass costs no depth. The search runs at the instruction level chosen at start
+    /// ([`SearchLevel`]).
     pub fn search(
+        &mut self,
+        position: &Position,
+        state: &E::State,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
+        use crate::board::cpu::{Level, level};
+        // SAFETY: `level()` is at most what the CPU runs (checked at start, see `board::cpu`),
+        // and GFNI is asked of the CPU itself.
+        unsafe {
+            match level() {
+                #[cfg(target_arch = "x86_64")]
+                Level::V4 if std::arch::is_x86_feature_detected!("gfni") => {
+                    V4::search(self, position, state, depth, alpha, beta)
+                }
+                #[cfg(target_arch = "x86_64")]
+                Level::V3 | Level::V4 => V3::search(self, position, state, depth, alpha, beta),
+                _ => V2::search(self, position, state, depth, alpha, beta),
+            }
+        }
+    }
+
+    /// A child search, at the level `L` this one runs at.
+    #[inline(always)]
+    fn descend<L: SearchLevel>(
+        &mut self,
+        position: &Position,
+        state: &E::State,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
+        // SAFETY: only the bodies that `L::search` compiles call this, so the CPU runs `L`.
+        unsafe { L::search(self, position, state, depth, alpha, beta) }
+    }
+
+    /// [`Midgame::search`]'s body, compiled into each level's copy.
+    #[inline(always)]
+    fn search_body<L: SearchLevel>(
         &mut self,
         position: &Position,
         state: &E::State,
@@ -172,7 +215,7 @@ impl<E: Evaluator> Midgame<'_, E> {
             let passed = self.eval.pass(state);
             return (
                 -self
-                    .search(&position.pass(), &passed, depth, -beta, -alpha)
+                    .descend::<L>(&position.pass(), &passed, depth, -beta, -alpha)
                     .0,
                 NO_MOVE,
             );
@@ -201,7 +244,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         if depth >= probcut::MIN_DEPTH
             && beta == alpha + 1
             && beta.abs() < WIN
-            && let Some(v) = self.probcut(position, state, depth, beta)
+            && let Some(v) = self.probcut::<L>(position, state, depth, beta)
         {
             return (v, NO_MOVE);
         }
@@ -212,7 +255,7 @@ impl<E: Evaluator> Midgame<'_, E> {
         }
         if tt_move == NO_MOVE && depth >= IID_MIN_DEPTH {
             let (_, shallow_best) =
-                self.search(position, state, depth - IID_REDUCTION, alpha, beta);
+                self.descend::<L>(position, state, depth - IID_REDUCTION, alpha, beta);
             if self.stopper.stopped() {
                 return (0, NO_MOVE);
             }
@@ -244,14 +287,16 @@ impl<E: Evaluator> Midgame<'_, E> {
             let v = if first {
                 first = false;
                 -self
-                    .search(&child, &child_state, depth - 1, -beta, -alpha)
+                    .descend::<L>(&child, &child_state, depth - 1, -beta, -alpha)
                     .0
             } else {
                 let mut v = -self
-                    .search(&child, &child_state, depth - 1, -alpha - 1, -alpha)
+                    .descend::<L>(&child, &child_state, depth - 1, -alpha - 1, -alpha)
                     .0;
                 if v > alpha && v < beta {
-                    v = -self.search(&child, &child_state, depth - 1, -beta, -v).0;
+                    v = -self
+                        .descend::<L>(&child, &child_state, depth - 1, -beta, -v)
+                        .0;
                 }
                 v
             };
@@ -289,3 +334,58 @@ impl<E: Evaluator> Midgame<'_, E> {
         (best, best_move)
     }
 }
+
+/// The midgame search compiled once per instruction level: each level's `search` carries the
+/// level's `#[target_feature]` and inlines the node's whole body (the move generation, the
+/// flips, the evaluator's updates, the ordering, the last ply), so one dispatch at the root
+/// of a search replaces a dispatch and a call per node (as `board/perft.rs` does).
+pub(crate) trait SearchLevel {
+    /// # Safety
+    /// The CPU must run the level's instructions.
+    unsafe fn search<E: Evaluator>(
+        search: &mut Midgame<'_, E>,
+        position: &Position,
+        state: &E::State,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u8);
+}
+
+/// A level's copy of the search: its marker type and the `#[target_feature]` it compiles with.
+macro_rules! search_level {
+    ($(#[$doc:meta])* $level:ident $(, $features:literal)?) => {
+        $(#[$doc])*
+        pub(crate) struct $level;
+        impl SearchLevel for $level {
+            $(#[target_feature(enable = $features)])?
+            unsafe fn search<E: Evaluator>(
+                search: &mut Midgame<'_, E>,
+                position: &Position,
+                state: &E::State,
+                depth: u32,
+                alpha: i32,
+                beta: i32,
+            ) -> (i32, u8) {
+                search.search_body::<$level>(position, state, depth, alpha, beta)
+            }
+        }
+    };
+}
+
+search_level!(
+    /// The build's baseline (x86-64-v2 on x86-64).
+    V2
+);
+#[cfg(target_arch = "x86_64")]
+search_level!(
+    /// x86-64-v3: AVX2, BMI1/2, LZCNT.
+    V3,
+    "avx2,bmi1,bmi2,lzcnt,popcnt"
+);
+#[cfg(target_arch = "x86_64")]
+search_level!(
+    /// x86-64-v4 with GFNI.
+    V4,
+    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
+);

@@ -49,6 +49,7 @@ impl<E: Evaluator> Midgame<'_, E> {
     /// enough (lowest first: it is the opponent's score), else by the opponent's mobility
     /// (corners count double) with corners early. The table move is not among them: it is
     /// searched before the list is made (see [`Midgame::search`]).
+    #[inline(always)]
     pub(super) fn ordered_moves(
         tt: &TranspositionTable,
         eval: &E,
