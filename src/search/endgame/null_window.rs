@@ -293,7 +293,7 @@ null_window_search!(
 #[cfg(target_arch = "x86_64")]
 null_window_search!(
     #[target_feature(
-        enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd"
+        enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
     )]
     nws_avx512,
     nws_near_leaves_avx512,
