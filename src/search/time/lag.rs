@@ -213,15 +213,16 @@ impl LagMeter {
                     let first_exact = tally.first_lower == tally.first_upper;
                     let first_told = tally.first_upper.saturating_sub(WHOLE_SECOND);
                     for (span, offset) in self.spans.iter_mut().zip(ROUNDING_OFFSETS) {
+                        // Where a figure puts the clock under this rounding.
+                        let clock =
+                            |figure: f64| ((figure + offset).max(0.0), figure + offset + 1.0);
                         let (first_least, first_most) = if first_exact {
                             let first = tally.first_lower.as_secs_f64();
                             (first, first)
                         } else {
-                            let least = (first_told.as_secs_f64() + offset).max(0.0);
-                            (least, first_told.as_secs_f64() + offset + 1.0)
+                            clock(first_told.as_secs_f64())
                         };
-                        let clock_least = (told + offset).max(0.0);
-                        let clock_most = told + offset + 1.0;
+                        let (clock_least, clock_most) = clock(told);
                         span.least = span.least.max((first_least - spent - clock_most) / moves);
                         span.most = span.most.min((first_most - spent - clock_least) / moves);
                     }
