@@ -81,7 +81,9 @@ fn perft_body<L: Level>(player: u64, opponent: u64, depth: u32) -> u64 {
 }
 
 fn perft_rec(player: u64, opponent: u64, depth: u32) -> u64 {
-    use super::cpu::{Level as CpuLevel, level};
+    #[cfg(target_arch = "x86_64")]
+    use super::cpu::Level as CpuLevel;
+    use super::cpu::level;
     // SAFETY: `level()` is at most what the CPU runs (checked at start, see `cpu`).
     unsafe {
         match level() {

@@ -160,7 +160,9 @@ impl<E: Evaluator> Midgame<'_, E> {
         alpha: i32,
         beta: i32,
     ) -> (i32, u8) {
-        use crate::board::cpu::{Level, level};
+        #[cfg(target_arch = "x86_64")]
+        use crate::board::cpu::Level;
+        use crate::board::cpu::level;
         // SAFETY: `level()` is at most what the CPU runs (checked at start, see `board::cpu`),
         // and GFNI is asked of the CPU itself.
         unsafe {
