@@ -69,12 +69,12 @@ pub struct TrainArgs {
     /// The L2 penalty of `sgd`, per use, between 0 and 1 (default 0.0005).
     #[arg(long, value_name = "L", allow_hyphen_values = true)]
     l2: Option<String>,
-    /// Empty squares per stage (weight table), 1 to 60 (default 4).
+    /// Empty squares per stage (weight table), 1 to 60 (default 2).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stage_empties: Option<String>,
-    /// The count features after the patterns: `none`, `parity` (the parity of the empties;
-    /// the default), `potential` (potential mobility and parity) or `all` (those and
-    /// mobility: a little more accurate, and about a quarter slower to evaluate).
+    /// The count features after the patterns: `none`, `parity` (the parity of the empties),
+    /// `potential` (potential mobility and parity) or `all` (those and both sides' mobility:
+    /// two move generations per evaluation, and the most games won; the default).
     #[arg(long, value_name = "SET", allow_hyphen_values = true)]
     counts: Option<String>,
     /// The pattern shapes: `all` (46 placements) or `lean` (without the 4- and 5-square

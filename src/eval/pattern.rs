@@ -28,9 +28,9 @@ pub use super::weights::{
 use crate::board::Position;
 
 /// Empty-square counts per stage of the `pattern` weights `train` makes by default.
-pub const STAGE_EMPTIES: usize = 4;
+pub const STAGE_EMPTIES: usize = 2;
 /// The count features of the `pattern` weights `train` makes by default.
-pub const COUNTS: Counts = Counts::Parity;
+pub const COUNTS: Counts = Counts::All;
 /// The shapes of the `pattern` weights `train` makes by default.
 pub const SHAPES: Shapes = Shapes::Lean;
 
@@ -335,6 +335,7 @@ mod tests {
         for (counts, shapes) in [
             (Counts::Parity, Shapes::Lean),
             (Counts::Potential, Shapes::Lean),
+            (Counts::All, Shapes::Lean),
             (Counts::None, Shapes::All),
             (Counts::All, Shapes::All),
         ] {
