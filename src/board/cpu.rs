@@ -96,6 +96,41 @@ pub fn level() -> Level {
     *LEVEL.get_or_init(|| forced().ok().flatten().unwrap_or_else(detected))
 }
 
+/// The compiled copies of the hot paths (perft, the midgame search, the solver): each is
+/// built once per instruction set and the copy chosen here runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub enum Isa {
+    /// The build's own target.
+    Baseline,
+    /// x86-64 with AVX2, BMI1/2 and LZCNT (x86-64-v3).
+    Avx2,
+    /// x86-64-v3 with AVX-512 F, VL, BW, DQ and CD (x86-64-v4), and GFNI.
+    Avx512,
+}
+
+impl Isa {
+    /// This instruction set and every one below it, the baseline first (for tests).
+    #[cfg(test)]
+    pub fn with_lesser(self) -> Vec<Isa> {
+        let all = [Isa::Baseline, Isa::Avx2, Isa::Avx512];
+        all[..=all.iter().position(|&isa| isa == self).unwrap_or(0)].to_vec()
+    }
+}
+
+/// The copy for the level the engine runs at ([`level`]), decided once. GFNI (not part of
+/// x86-64-v4, but on every AVX-512 CPU since Ice Lake and Zen 4) turns the flips' bit
+/// reversals into one instruction; without it the AVX2 copy is the faster one.
+pub fn isa() -> Isa {
+    static ISA: OnceLock<Isa> = OnceLock::new();
+    *ISA.get_or_init(|| match level() {
+        #[cfg(target_arch = "x86_64")]
+        Level::V4 if std::arch::is_x86_feature_detected!("gfni") => Isa::Avx512,
+        Level::V4 | Level::V3 => Isa::Avx2,
+        Level::V2 => Isa::Baseline,
+    })
+}
+
 /// The version as `--version` and GTP's `version` give it: the crate's version, the commit and
 /// target the binary was built from and for, and the level it runs at, e.g.
 /// `0.1.0 (commit 1a2b3c4d5e6f, x86_64-unknown-linux-gnu, x86-64-v4)`.

@@ -82,20 +82,16 @@ fn perft_body<L: Level>(player: u64, opponent: u64, depth: u32) -> u64 {
 
 fn perft_rec(player: u64, opponent: u64, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    use super::cpu::Level as CpuLevel;
-    use super::cpu::level;
-    // SAFETY: `level()` is at most what the CPU runs (checked at start, see `cpu`).
+    use super::cpu::Isa;
+    use super::cpu::isa;
+    // SAFETY: `isa()` is at most what the CPU runs (checked at start, see `cpu`).
     unsafe {
-        match level() {
-            // GFNI (not part of x86-64-v4, but on every AVX-512 CPU since Ice Lake and Zen 4)
-            // turns the flips' bit reversals into one instruction: 1.16 -> 1.04 of a native
-            // build's time on this machine.
+        match isa() {
+            // With GFNI, 1.16 -> 1.04 of a native build's time on this machine.
             #[cfg(target_arch = "x86_64")]
-            CpuLevel::V4 if std::arch::is_x86_feature_detected!("gfni") => {
-                V4::perft(player, opponent, depth)
-            }
+            Isa::Avx512 => V4::perft(player, opponent, depth),
             #[cfg(target_arch = "x86_64")]
-            CpuLevel::V3 | CpuLevel::V4 => V3::perft(player, opponent, depth),
+            Isa::Avx2 => V3::perft(player, opponent, depth),
             _ => V2::perft(player, opponent, depth),
         }
     }

@@ -3,7 +3,7 @@
 //! groups, so they live apart from the patterns of `features.rs`.
 
 use super::features::PATTERNS_END;
-use crate::board::legal_moves;
+use crate::board::legal_moves_both;
 
 /// The most moves counted by the mobility features; more count as this many.
 pub const MOBILITY_MAX: usize = 24;
@@ -68,8 +68,9 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
     if counts == Counts::Potential {
         return (out, 3);
     }
-    let mine_count = (legal_moves(player, opponent).count_ones() as usize).min(MOBILITY_MAX);
-    let theirs_count = (legal_moves(opponent, player).count_ones() as usize).min(MOBILITY_MAX);
+    let (mine, theirs) = legal_moves_both(player, opponent);
+    let mine_count = (mine.count_ones() as usize).min(MOBILITY_MAX);
+    let theirs_count = (theirs.count_ones() as usize).min(MOBILITY_MAX);
     out[3] = (mobility + mine_count) as u32;
     out[4] = (mobility + MOBILITY_MAX + 1 + theirs_count) as u32;
     (out, 5)

@@ -8,8 +8,10 @@
 //! - [`files`]: files replaced atomically, and checked writable beforehand.
 //! - [`cpu`]: the CPU the build assumes, checked at start.
 //! - [`memory`]: the most memory a process has held (an engine's, after a game).
+//! - [`cpu_time`]: the processor time this process has used (what a long job cost).
 
 pub mod cpu;
+pub mod cpu_time;
 pub mod files;
 pub mod memory;
 pub mod progress;

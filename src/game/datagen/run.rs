@@ -20,12 +20,12 @@ use super::shard::{
 };
 use crate::eval::dataset::{DatasetWriter, Sample, parse_dataset};
 use crate::game::wthor::WthorFolder;
+use crate::sys::cpu_time::CoreClock;
 use crate::sys::files::write_atomically;
 use std::fs::OpenOptions;
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// One shard of a run: its file name (without the extension) and its games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,7 +233,7 @@ impl ShardRun<'_> {
             .ok()
             .and_then(|t| t.trim().parse().ok())
             .unwrap_or(0.0);
-        let start = Instant::now();
+        let start = CoreClock::start();
         while next < shard.end {
             if stop.load(Ordering::Relaxed) {
                 return Ok(RunEnd::Stopped);
@@ -244,7 +244,7 @@ impl ShardRun<'_> {
             writer
                 .write_game(&samples)
                 .map_err(|e| format!("cannot write {shown}: {e}"))?;
-            let secs = earlier + start.elapsed().as_secs_f64();
+            let secs = earlier + start.seconds();
             // Losing this file costs only the core-hours figure, never a game.
             let _ = write_atomically(&secs_path, format!("{secs:.1}\n").as_bytes());
             report(RunEvent::Game {
@@ -255,7 +255,7 @@ impl ShardRun<'_> {
             next += 1;
         }
         drop(writer);
-        let core_seconds = earlier + start.elapsed().as_secs_f64();
+        let core_seconds = earlier + start.seconds();
         self.seal(shard, &work, core_seconds, report)?;
         let _ = std::fs::remove_file(&work);
         let _ = std::fs::remove_file(&secs_path);

@@ -8,7 +8,7 @@
 //! build (x86-64-v2) compiles for two 64-bit lanes and without BMI. So one macro compiles this
 //! search three times: for the build's baseline and, on x86-64, for AVX2 with BMI1/2 and LZCNT
 //! and for AVX-512; each copy of the null-window search above it (`null_window.rs`) calls the
-//! copy of its own instruction set, the one [`Isa::detect`] found on the CPU once per solver.
+//! copy of its own instruction set, the one [`crate::board::cpu::isa`] chose once.
 //! `flips` and the other helpers are inlined into each copy and compiled with its features;
 //! the AVX2 and AVX-512 copies find flips in vector registers (`flips_avx2`, `flips_avx512`),
 //! which the baseline has no instructions for.
@@ -186,37 +186,3 @@ shallow_search!(
     solve1_avx512,
     flips_avx512
 );
-
-/// The instruction sets the solver's searches are compiled for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(super) enum Isa {
-    /// The build's own target.
-    Baseline,
-    /// x86-64 with AVX2, BMI1/2 and LZCNT (x86-64-v3).
-    Avx2,
-    /// x86-64-v3 with AVX-512 F, VL, BW, DQ and CD (x86-64-v4), and GFNI.
-    Avx512,
-}
-
-impl Isa {
-    /// This instruction set and every one below it, the baseline first (for tests).
-    #[cfg(test)]
-    pub(super) fn with_lesser(self) -> Vec<Isa> {
-        let all = [Isa::Baseline, Isa::Avx2, Isa::Avx512];
-        all[..=all.iter().position(|&isa| isa == self).unwrap_or(0)].to_vec()
-    }
-
-    /// The copy of the level the engine runs at (the CPU's best, or a lower one forced).
-    pub(super) fn detect() -> Isa {
-        use crate::board::cpu::{Level, level};
-        match level() {
-            // GFNI (not part of x86-64-v4, but on every AVX-512 CPU since Ice Lake and Zen 4)
-            // turns the flips' bit reversals into one instruction; the AVX-512 copy needs it.
-            #[cfg(target_arch = "x86_64")]
-            Level::V4 if std::arch::is_x86_feature_detected!("gfni") => Isa::Avx512,
-            Level::V4 | Level::V3 => Isa::Avx2,
-            Level::V2 => Isa::Baseline,
-        }
-    }
-}

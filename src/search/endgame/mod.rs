@@ -85,10 +85,10 @@ use super::probcut::{self, Selectivity};
 use super::score::INFINITY;
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
+use crate::board::cpu::{Isa, isa};
 use crate::board::{Bits, Color, Position, final_score, flips, legal_moves};
 use crate::eval::{Evaluator, PatternFull};
 use leaf_table::LeafTable;
-use leaves::Isa;
 use ordering::{ChildTable, MoveList, ORDER_SCALE, order_moves, reply_weight};
 pub(crate) use stats::SolveStats;
 
@@ -189,7 +189,7 @@ impl<'a> Endgame<'a> {
             busy,
             stats: SolveStats::default(),
             leaf_table: LeafTable::new(),
-            isa: Isa::detect(),
+            isa: isa(),
             spare_lists: Vec::new(),
         }
     }

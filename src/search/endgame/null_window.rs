@@ -6,17 +6,17 @@
 //! build's baseline and, on x86-64, for AVX2 with BMI1/2 and LZCNT and for AVX-512; each copy
 //! calls its own copy of itself and of the shallow search, and inlines `flips`, move
 //! generation, the ordering's mobility counts and the stability cut-off, so they run with its
-//! instructions. [`Endgame::nws`] runs the copy the CPU has ([`Isa::detect`], once per
+//! instructions. [`Endgame::nws`] runs the copy the CPU has ([`crate::board::cpu::isa`], once per
 //! solver). On an AVX-512 machine, FFO #40-#49 took 0.92 of the time of the search without
 //! these copies (paired runs; docs/measurements/endgame.md, session 18).
 
-use super::leaves::Isa;
 use super::ordering::{
     MoveList, fastest_first_key, odd_quadrant_squares, order_moves, squares_next_to_empty_corners,
 };
 use super::stats::Ending;
 use super::{ETC_EMPTIES, Endgame, NO_MOVE, SEARCH_ORDER_EMPTIES, SHALLOW_EMPTIES, SPLIT_EMPTIES};
 use super::{KIND_ENDGAME, TT_EMPTIES, probcut};
+use crate::board::cpu::Isa;
 #[cfg(target_arch = "x86_64")]
 use crate::board::legal_moves_avx2;
 use crate::board::{Bits, final_score, flips, legal_moves};
@@ -364,12 +364,12 @@ impl Endgame<'_> {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => {
                 // SAFETY: safe code whose `target_feature` asks only for a CPU with AVX2, BMI1/2
-                // and LZCNT, which `Isa::detect` found when the solver was made.
+                // and LZCNT, which `cpu::isa` found when the solver was made.
                 unsafe { self.nws_avx2(player, opponent, alpha, n) }
             }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {
-                // SAFETY: as above, with the AVX-512 features `Isa::detect` also found.
+                // SAFETY: as above, with the AVX-512 features `cpu::isa` also found.
                 unsafe { self.nws_avx512(player, opponent, alpha, n) }
             }
             #[cfg(not(target_arch = "x86_64"))]
@@ -414,7 +414,7 @@ mod tests {
             let exact = negamax(player, opponent);
             for alpha in [exact - 2, exact - 1, exact, exact + 1] {
                 let mut nodes = None;
-                for isa in Isa::detect().with_lesser() {
+                for isa in crate::board::cpu::isa().with_lesser() {
                     let tt = TranspositionTable::new(1);
                     let mut stopper = Stopper::new(&Limits::none());
                     let mut solver = Endgame::new(&tt, &mut stopper, None);

@@ -161,18 +161,15 @@ impl<E: Evaluator> Midgame<'_, E> {
         beta: i32,
     ) -> (i32, u8) {
         #[cfg(target_arch = "x86_64")]
-        use crate::board::cpu::Level;
-        use crate::board::cpu::level;
-        // SAFETY: `level()` is at most what the CPU runs (checked at start, see `board::cpu`),
-        // and GFNI is asked of the CPU itself.
+        use crate::board::cpu::Isa;
+        use crate::board::cpu::isa;
+        // SAFETY: `isa()` is at most what the CPU runs (checked at start, see `board::cpu`).
         unsafe {
-            match level() {
+            match isa() {
                 #[cfg(target_arch = "x86_64")]
-                Level::V4 if std::arch::is_x86_feature_detected!("gfni") => {
-                    V4::search(self, position, state, depth, alpha, beta)
-                }
+                Isa::Avx512 => V4::search(self, position, state, depth, alpha, beta),
                 #[cfg(target_arch = "x86_64")]
-                Level::V3 | Level::V4 => V3::search(self, position, state, depth, alpha, beta),
+                Isa::Avx2 => V3::search(self, position, state, depth, alpha, beta),
                 _ => V2::search(self, position, state, depth, alpha, beta),
             }
         }
