@@ -356,10 +356,10 @@ mod tests {
         }
     }
 
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn every_way_of_finding_flips_agrees_on_random_boards() {
         // `flips` itself is checked by the perft counts; densities from sparse to full.
-        #[cfg(target_arch = "x86_64")]
         let (avx2, avx512) = {
             use std::arch::is_x86_feature_detected as has;
             (
@@ -381,18 +381,15 @@ mod tests {
             let player = occupied & state.rotate_left(41);
             let opponent = occupied & !player;
             let expected = flips(player, opponent, sq);
-            #[cfg(target_arch = "x86_64")]
-            {
-                if avx2 {
-                    // SAFETY: the CPU runs AVX2 (checked above).
-                    let f = unsafe { flips_avx2(player, opponent, sq) };
-                    assert_eq!(f, expected, "{player:#x} {opponent:#x} {sq}");
-                }
-                if avx512 {
-                    // SAFETY: the CPU runs AVX2 and these AVX-512 parts (checked above).
-                    let f = unsafe { flips_avx512(player, opponent, sq) };
-                    assert_eq!(f, expected, "{player:#x} {opponent:#x} {sq}");
-                }
+            if avx2 {
+                // SAFETY: the CPU runs AVX2 (checked above).
+                let f = unsafe { flips_avx2(player, opponent, sq) };
+                assert_eq!(f, expected, "{player:#x} {opponent:#x} {sq}");
+            }
+            if avx512 {
+                // SAFETY: the CPU runs AVX2 and these AVX-512 parts (checked above).
+                let f = unsafe { flips_avx512(player, opponent, sq) };
+                assert_eq!(f, expected, "{player:#x} {opponent:#x} {sq}");
             }
         }
     }

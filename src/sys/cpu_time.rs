@@ -52,11 +52,10 @@ impl CoreClock {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
-    #[cfg(unix)]
     #[test]
     fn counts_work_and_not_sleep() {
         let clock = CoreClock::start();

@@ -4,6 +4,8 @@
 //! legal moves only; as a CPU below the baseline, it refuses in one line instead of dying of an
 //! illegal instruction.
 
+#![cfg(target_arch = "x86_64")]
+
 use crate::common::server::Server;
 use crate::common::{ENGINE, colour};
 use othello_engine::board::{Move, Position};
@@ -25,7 +27,6 @@ fn find_qemu() -> Option<String> {
     found
 }
 
-#[cfg(target_arch = "x86_64")]
 #[test]
 fn a_cpu_without_avx2_plays_a_whole_game() {
     let Some(qemu) = find_qemu() else { return };
@@ -63,7 +64,6 @@ fn a_cpu_without_avx2_plays_a_whole_game() {
     engine.finish();
 }
 
-#[cfg(target_arch = "x86_64")]
 #[test]
 fn a_cpu_below_the_baseline_is_refused_in_one_line() {
     let Some(qemu) = find_qemu() else { return };
@@ -128,7 +128,6 @@ fn totals(level: Option<&str>) -> (String, String, String) {
 /// Every lower level a CPU can be forced to runs the same search: the same bench nodes and the
 /// same FFO #1–#19 answers and nodes, and the same perft, as the level chosen by default. On a CPU with AVX-512
 /// this covers the three copies of the solver, AVX2 move generation and `pext` gathers.
-#[cfg(target_arch = "x86_64")]
 #[test]
 fn forced_lower_levels_search_the_same_nodes() {
     use othello_engine::board::cpu::{Level, detected};
@@ -153,7 +152,6 @@ fn forced_lower_levels_search_the_same_nodes() {
 }
 
 /// A level the CPU lacks, or none known, is refused in one line with status 1.
-#[cfg(target_arch = "x86_64")]
 #[test]
 fn a_forced_level_the_cpu_lacks_is_refused_in_one_line() {
     use othello_engine::board::cpu::{Level, detected};

@@ -1,6 +1,6 @@
 //! The command line as a user meets it: exit statuses and messages for good and bad input.
 
-use crate::common::{ENGINE, run, temp_dir};
+use crate::common::{run, temp_dir};
 use std::process::Output;
 
 mod matches;
@@ -278,13 +278,14 @@ fn a_hash_table_larger_than_memory_is_refused() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_closed_output_ends_a_report_quietly() {
     // `othello-engine book show | head -0`: the reader is gone before the first line, so the
     // first write fails; the process must end by SIGPIPE like other tools, not panic.
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(ENGINE)
+    let mut child = Command::new(crate::common::ENGINE)
         .args(["book", "show"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

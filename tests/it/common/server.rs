@@ -71,6 +71,7 @@ impl Server {
     }
 
     /// The server's process id (to read its memory in /proc).
+    #[cfg(target_os = "linux")]
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
