@@ -42,8 +42,8 @@
 //! **The endgame** (`endgame/`, whose header tells the solver) is reached through
 //! [`Searcher::solve`] (`searcher/solve.rs`), which first runs a quick search (at most
 //! `FALLBACK_MAX_DEPTH` plies, the level's evaluator) whose move stands if the limits stop the
-//! solve. An exact solve with `GUESS_MIN_EMPTIES` or more empties then runs a short `pattern`
-//! search, whose value in discs is the score guess that centres the solver's first window; a
+//! solve. An exact solve with `GUESS_MIN_EMPTIES` or more empties then runs a short `pattern-full`
+//! search (the solver's own evaluator), whose value in discs is the score guess that centres the solver's first window; a
 //! good guess saves much of a hard solve. Win-else-least solves for win/draw/loss first and, on a loss, exactly.
 //!
 //! **Passes.** A position whose side must pass is answered from the position after the pass:

@@ -7,7 +7,7 @@
 //! true bound.
 //!
 //! **Windows.** [`Endgame::solve_exact`] does not search the full -64..64 window. It starts
-//! with a window of width 2 around a guess (the searcher's score guess from a short `pattern`
+//! with a window of width 2 around a guess (the searcher's score guess from a short `pattern-full`
 //! search, rounded to even); after a failure the bound it returned is known, and the next
 //! window of width 2 asks only whether the value lies beyond it, until a search lands on
 //! the value or the bounds meet. Narrow windows cut far more than wide ones, so a good guess
