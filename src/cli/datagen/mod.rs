@@ -8,10 +8,11 @@
 mod pilot;
 mod shards;
 
-use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
+use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span, weights_file};
 use super::catch_signals;
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset, read_dataset};
+use crate::eval::pattern::PatternWeights;
 use crate::game::datagen::{
     DatagenSettings, STATS_BRACKET, dataset_stats, in_shard, merge_shards, resume_point,
     self_play_game, wthor_game,
@@ -158,6 +159,11 @@ pub struct DatagenArgs {
     /// The evaluator of those searches (default pattern).
     #[arg(long, value_name = "NAME")]
     eval: Option<String>,
+    /// Weights for `pattern` from FILE (written by `train`) instead of the built-in ones: a
+    /// shard folder's labels must all come from the same weights, whatever binary extends it
+    /// (`scripts/make-data` passes those of data/train/d6).
+    #[arg(long, value_name = "FILE", value_parser = weights_file)]
+    weights: Option<PatternWeights>,
     /// The chance of a random move instead of the searched one, 0 to 1 (default 0.05).
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     epsilon: Option<String>,
@@ -216,8 +222,12 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
     }
 }
 
-/// The settings the flags give, checked.
+/// The settings the flags give, checked. `--weights` takes effect here, for every tool that
+/// searches reads its settings first.
 fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
+    if let Some(weights) = &args.weights {
+        crate::eval::pattern::use_weights(weights.clone()).map_err(error)?;
+    }
     let seed = args
         .seed
         .as_deref()

@@ -165,6 +165,36 @@ fn exact_labels_agree_with_the_solver_and_endings_with_perfect_play() {
 }
 
 /// Runs `datagen args` expecting exit status 2 and one line on stderr; returns the line.
+#[test]
+fn the_searches_value_positions_with_the_weights_given() {
+    // `scripts/make-data` extends data/train/d6 with the weights that labelled it, whatever the
+    // binary's own: those weights give their own labels, the same ones each time.
+    let dir = temp_dir("datagen-weights");
+    let (own, given, again) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("c.bin"));
+    let weights = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/train/d6/label-weights.bin"
+    );
+    let flags = [SMALL, &["--seed", "5", "--eval", "pattern"]].concat();
+    datagen(&flags, &own);
+    datagen(&[&flags[..], &["--weights", weights]].concat(), &given);
+    datagen(&[&flags[..], &["--weights", weights]].concat(), &again);
+    assert_eq!(bytes(&given), bytes(&again));
+    let values = |path: &Path| -> Vec<i8> {
+        read_dataset(path)
+            .unwrap()
+            .iter()
+            .map(|s| s.value)
+            .collect()
+    };
+    assert_ne!(
+        values(&own),
+        values(&given),
+        "the built-in weights gave the same labels"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn refused(args: &[&str]) -> String {
     let o = run(args);
     let stderr = String::from_utf8_lossy(&o.stderr).to_string();
@@ -190,6 +220,10 @@ fn bad_input_gets_one_line_and_exit_status_2_and_changes_no_file() {
         (&["--games", "6", "--random-plies", "9-3"], "--random-plies"),
         (&["--games", "6", "--epsilon", "2"], "--epsilon"),
         (&["--games", "6", "--wthor", "/nonexistent"], "/nonexistent"),
+        (
+            &["--games", "6", "--weights", "/nonexistent.bin"],
+            "/nonexistent.bin",
+        ),
     ] {
         let mut args = vec!["datagen"];
         args.extend_from_slice(flags);
