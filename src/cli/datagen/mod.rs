@@ -5,18 +5,16 @@
 //! file reads the flags, keeps the output file, shows progress and stops cleanly on SIGINT or
 //! SIGTERM.
 
+mod file_tools;
 mod pilot;
 mod shards;
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span, weights_file};
 use super::catch_signals;
 use crate::eval::EvaluatorKind;
-use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset, read_dataset};
+use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset};
 use crate::eval::pattern::PatternWeights;
-use crate::game::datagen::{
-    DatagenSettings, STATS_BRACKET, dataset_stats, in_shard, merge_shards, resume_point,
-    self_play_game, wthor_game,
-};
+use crate::game::datagen::{DatagenSettings, in_shard, resume_point, self_play_game, wthor_game};
 use crate::game::wthor::read_wthor_dir;
 use crate::search::{Limits, Searcher};
 use crate::sys::progress::Progress;
@@ -187,11 +185,11 @@ pub struct DatagenArgs {
 /// Runs `datagen`, `datagen merge` or `datagen stats`.
 pub fn run(command: DatagenCommand) -> Result<(), CliError> {
     match command.tool {
-        Some(DatagenTool::Merge { files, out }) => merge(&files, out.as_deref()),
+        Some(DatagenTool::Merge { files, out }) => file_tools::merge(&files, out.as_deref()),
         Some(DatagenTool::Stats { file, wthor }) if Path::new(&file).is_dir() => {
             shards::folder_stats(&file, &wthor)
         }
-        Some(DatagenTool::Stats { file, .. }) => stats(&file),
+        Some(DatagenTool::Stats { file, .. }) => file_tools::stats(&file),
         Some(DatagenTool::Relabel { from, args }) => {
             let settings = settings(&args)?;
             let wthor = args
@@ -445,59 +443,5 @@ fn generate(args: DatagenArgs) -> Result<(), CliError> {
         "datagen",
         &format!("{out} holds every finished game: rerun with --resume to go on"),
     );
-    Ok(())
-}
-
-/// `datagen merge`: the shard files joined in game order.
-fn merge(files: &[String], out: Option<&str>) -> Result<(), CliError> {
-    let out = out.ok_or_else(|| error("datagen merge needs --out FILE"))?;
-    if files.is_empty() {
-        return Err(error("datagen merge needs the files to merge"));
-    }
-    if Path::new(out).exists() {
-        return Err(error(format!("{out} exists: remove it first")));
-    }
-    let mut read = Vec::with_capacity(files.len());
-    for name in files {
-        read.push((name.clone(), read_dataset(Path::new(name)).map_err(error)?));
-    }
-    let merged = merge_shards(&read).map_err(error)?;
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(out)
-        .map_err(|e| error(format!("cannot create {out}: {e}")))?;
-    let mut writer =
-        DatasetWriter::create(file).map_err(|e| error(format!("cannot write {out}: {e}")))?;
-    writer
-        .write_game(&merged)
-        .map_err(|e| error(format!("cannot write {out}: {e}")))?;
-    let games = dataset_stats(&merged).games;
-    println!(
-        "datagen merge: {} files, {games} games, {} positions into {out}",
-        files.len(),
-        merged.len()
-    );
-    Ok(())
-}
-
-/// `datagen stats`: what a data file holds.
-fn stats(file: &str) -> Result<(), CliError> {
-    let samples = read_dataset(Path::new(file)).map_err(error)?;
-    let s = dataset_stats(&samples);
-    println!(
-        "{file}: {} records, {} games, {} exact labels, {} from WTHOR games",
-        s.records, s.games, s.exact, s.wthor
-    );
-    println!("empties  records    exact");
-    for (bracket, &(records, exact)) in s.by_empties.iter().enumerate() {
-        if records > 0 {
-            let low = bracket * STATS_BRACKET;
-            println!(
-                "{:>7}  {records:>7}  {exact:>7}",
-                format!("{low}-{}", low + STATS_BRACKET - 1)
-            );
-        }
-    }
     Ok(())
 }
