@@ -276,6 +276,23 @@ impl PatternWeights {
     /// short diagonals) as u32 little endian, then the weights as i16
     /// little endian, deflated (zlib).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let (mut out, raw) = self.header_and_values();
+        let mut encoder = ZlibEncoder::new(out, Compression::best());
+        // Writing to a vector cannot fail.
+        encoder.write_all(&raw).expect("deflating into memory");
+        out = encoder.finish().expect("deflating into memory");
+        out
+    }
+
+    /// [`PatternWeights::to_bytes`] before the weights are deflated: what the weights are,
+    /// whatever the compressor makes of them, so the same weights always give these bytes.
+    pub fn canonical_bytes(&self) -> Vec<u8> {
+        let (mut out, raw) = self.header_and_values();
+        out.extend_from_slice(&raw);
+        out
+    }
+
+    fn header_and_values(&self) -> (Vec<u8>, Vec<u8>) {
         let mut out = MAGIC.to_vec();
         let flags = COUNT_FLAGS
             .iter()
@@ -290,10 +307,7 @@ impl PatternWeights {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
         let raw: Vec<u8> = self.weights.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut encoder = ZlibEncoder::new(out, Compression::best());
-        // Writing to a vector cannot fail.
-        encoder.write_all(&raw).expect("deflating into memory");
-        encoder.finish().expect("deflating into memory")
+        (out, raw)
     }
 }
 

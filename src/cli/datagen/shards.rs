@@ -156,7 +156,10 @@ fn new_run<'a>(
     ShardRun {
         dir,
         prefix,
-        header: header(source, settings.label_recipe(), play, settings.seed),
+        header: ShardHeader {
+            label_weights: settings.label_weights(),
+            ..header(source, settings.label_recipe(), play, settings.seed)
+        },
         first: 0,
         total,
         games_per_shard,
@@ -189,6 +192,7 @@ fn header(source: ShardSource, labels: String, play: String, seed: u64) -> Shard
     ShardHeader {
         source,
         labels,
+        label_weights: None,
         play,
         seed,
         first_game: 0,
@@ -283,6 +287,7 @@ pub(super) fn relabel(
             prefix: name[..prefix_end].to_string(),
             header: ShardHeader {
                 labels: settings.label_recipe(),
+                label_weights: settings.label_weights(),
                 ..header(
                     source_header.source,
                     String::new(),
@@ -329,7 +334,7 @@ pub(super) fn pack(
         .map(|g| (g[0].game, g))
         .collect();
     let total = games.keys().next_back().map_or(0, |&g| g + 1);
-    let run = new_run(
+    let mut run = new_run(
         PathBuf::from(out_dir),
         &settings,
         total,
@@ -337,6 +342,8 @@ pub(super) fn pack(
         None,
         wthor.as_ref(),
     );
+    // The file does not say which weights labelled it.
+    run.header.label_weights = None;
     let stop = catch_signals()?;
     let mut play = |game: u32| -> Result<Option<Vec<Sample>>, String> {
         Ok(Some(games.get(&game).cloned().unwrap_or_default()))
@@ -348,7 +355,11 @@ pub(super) fn pack(
 /// from several machines were copied into one).
 pub(super) fn index(dir: &str) -> Result<(), CliError> {
     let path = Path::new(dir);
-    let mut manifest = Manifest::default();
+    // The folder's label weights, where its manifest named them, outlive the rewrite.
+    let mut manifest = Manifest {
+        label_weights: Manifest::load(path).ok().and_then(|m| m.label_weights),
+        ..Manifest::default()
+    };
     for file in shard_files(path).map_err(error)? {
         let full = path.join(&file);
         let bytes = std::fs::read(&full)
@@ -397,6 +408,9 @@ pub(super) fn folder_stats(dir: &str, wthor_dir: &str) -> Result<(), CliError> {
     );
     if let Some(first) = manifest.shards.first() {
         println!("labels: {}", first.labels);
+    }
+    if let Some(weights) = manifest.labelled_by() {
+        println!("label weights: {weights}");
     }
     let sources: Vec<(&str, _)> = by_source
         .iter()

@@ -28,6 +28,9 @@ pub struct ManifestEntry {
     pub source: ShardSource,
     /// The label recipe.
     pub labels: String,
+    /// The fingerprint of the weights that labelled it, as its header says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_weights: Option<String>,
     /// Games, positions and exact positions.
     pub games: u32,
     /// Labelled positions.
@@ -46,6 +49,11 @@ pub struct ManifestEntry {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    /// The fingerprint of the weights that labelled every shard of the folder: set by the
+    /// first shard that names its weights in an empty folder (or by hand, for shards made
+    /// before shards named them), and from then on the only weights a run may add with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_weights: Option<String>,
     /// The shards, by file name.
     pub shards: Vec<ManifestEntry>,
 }
@@ -80,6 +88,7 @@ impl Manifest {
             bytes: bytes.len() as u64,
             source: header.source,
             labels: header.labels.clone(),
+            label_weights: header.label_weights.clone(),
             games: header.games,
             positions: header.positions,
             exact: header.exact,
@@ -88,6 +97,9 @@ impl Manifest {
             core_hours: header.core_seconds / 3600.0,
         };
         self.shards.retain(|e| e.file != file);
+        if self.shards.is_empty() && self.label_weights.is_none() {
+            self.label_weights = header.label_weights.clone();
+        }
         self.shards.push(entry);
         self.shards.sort_by(|a, b| a.file.cmp(&b.file));
     }
@@ -96,6 +108,27 @@ impl Manifest {
     pub fn entry(&self, file: &str) -> Option<&ManifestEntry> {
         self.shards.iter().find(|e| e.file == file)
     }
+
+    /// The weights that labelled the folder's shards, where the folder or a shard says.
+    pub fn labelled_by(&self) -> Option<&str> {
+        self.label_weights
+            .as_deref()
+            .or_else(|| self.shards.iter().find_map(|e| e.label_weights.as_deref()))
+    }
+
+    /// The first shard whose weights are not the folder's, with the folder's.
+    fn foreign_weights(&self) -> Option<(&ManifestEntry, &str)> {
+        let folder = self.labelled_by()?;
+        self.shards
+            .iter()
+            .find(|e| e.label_weights.as_deref().is_some_and(|w| w != folder))
+            .map(|e| (e, folder))
+    }
+}
+
+/// The first 12 hex digits of a weights fingerprint, enough to tell weights apart in a message.
+pub fn short_fingerprint(fingerprint: &str) -> &str {
+    fingerprint.get(..12).unwrap_or(fingerprint)
 }
 
 /// The shard files (`*.oes`) of `dir`, by name.
@@ -145,6 +178,14 @@ pub fn checked_manifest(dir: &Path) -> Result<Manifest, String> {
             first.labels
         ));
     }
+    if let Some((other, folder)) = manifest.foreign_weights() {
+        return Err(format!(
+            "{}: labelled by the weights {}, but the folder's are {}: a training set mixes one set of label weights",
+            dir.join(&other.file).display(),
+            short_fingerprint(other.label_weights.as_deref().unwrap_or_default()),
+            short_fingerprint(folder)
+        ));
+    }
     Ok(manifest)
 }
 
@@ -163,7 +204,10 @@ pub fn read_checked(dir: &Path, entry: &ManifestEntry) -> Result<Vec<u8>, String
         ));
     }
     let (header, _) = read_shard_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    if header.labels != entry.labels || header.positions != entry.positions {
+    if header.labels != entry.labels
+        || header.label_weights != entry.label_weights
+        || header.positions != entry.positions
+    {
         return Err(format!(
             "{}: its header does not agree with the manifest",
             path.display()
@@ -195,4 +239,48 @@ pub fn needs_wthor(manifest: &Manifest) -> bool {
         .shards
         .iter()
         .any(|e| e.source == ShardSource::Wthor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(file: &str, label_weights: Option<&str>) -> ManifestEntry {
+        ManifestEntry {
+            file: file.into(),
+            sha256: String::new(),
+            bytes: 0,
+            source: ShardSource::SelfPlay,
+            labels: "depth 6".into(),
+            label_weights: label_weights.map(str::to_string),
+            games: 1,
+            positions: 60,
+            exact: 20,
+            command: String::new(),
+            commit: String::new(),
+            core_hours: 0.0,
+        }
+    }
+
+    #[test]
+    fn shards_that_name_no_weights_have_their_folders() {
+        // Shards made before shards named their weights, and one that names the folder's.
+        let mut manifest = Manifest {
+            label_weights: Some("aaaa".into()),
+            shards: vec![entry("a.oes", None), entry("b.oes", Some("aaaa"))],
+        };
+        assert_eq!(manifest.labelled_by(), Some("aaaa"));
+        assert!(manifest.foreign_weights().is_none());
+        manifest.shards.push(entry("c.oes", Some("bbbb")));
+        assert_eq!(
+            manifest.foreign_weights().map(|(e, _)| &e.file[..]),
+            Some("c.oes")
+        );
+        // Without the folder's word, the first shard that names weights speaks for it.
+        manifest.label_weights = None;
+        assert_eq!(manifest.labelled_by(), Some("aaaa"));
+        assert!(manifest.foreign_weights().is_some());
+        manifest.shards.retain(|e| e.label_weights.is_none());
+        assert_eq!(manifest.labelled_by(), None);
+    }
 }

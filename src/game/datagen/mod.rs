@@ -15,22 +15,25 @@
 //!
 //! **Files** (`files.rs`): [`resume_point`] finds where a run stopped, [`merge_shards`] joins
 //! the files of the shards of one run in game order, [`dataset_stats`] counts a file.
+//! **Training sets** (`training_set.rs`): [`read_all_training_data`] reads what `train` is
+//! given and refuses sets labelled by different recipes or weights.
 
 use crate::board::{Color, Move, Position, Square};
 use crate::eval::EvaluatorKind;
-use crate::eval::dataset::read_dataset;
 use crate::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
-use crate::game::wthor::WthorFolder;
 use crate::search::{EndgameMode, Limits, PhaseLevel, SearchReport, Searcher, Selectivity};
-use std::path::Path;
 use std::sync::atomic::Ordering;
 
 mod files;
 pub mod manifest;
 pub mod run;
 pub mod shard;
+mod training_set;
 pub use files::{
     DatasetStats, ResumePoint, STATS_BRACKET, dataset_stats, merge_shards, resume_point,
+};
+pub use training_set::{
+    LabelSource, read_all_training_data, read_training_data, weights_fingerprint,
 };
 
 /// How a run plays and labels its games.
@@ -67,6 +70,11 @@ impl DatagenSettings {
             "search depth {} at {} with {}; exact from {} empties",
             self.depth, self.selectivity, self.eval, self.solve_empties
         )
+    }
+
+    /// The fingerprint of the weights the labelling searches evaluate with.
+    pub fn label_weights(&self) -> Option<String> {
+        weights_fingerprint(self.eval)
     }
 
     /// How a self-play game's moves are chosen, in words.
@@ -131,68 +139,6 @@ pub fn relabel_game(
         out.push(relabelled);
     }
     Some(out)
-}
-
-/// The labelled positions of `path` and their label recipe: a shard folder (through its
-/// checked manifest), one shard, or a file of the 24-byte format (which names no recipe).
-/// WTHOR shards are read with the games of `wthor_dir`.
-pub fn read_training_data(
-    path: &Path,
-    wthor_dir: &Path,
-) -> Result<(Option<String>, Vec<Sample>), String> {
-    let folder = |needed: bool| -> Result<Option<WthorFolder>, String> {
-        if !needed {
-            return Ok(None);
-        }
-        WthorFolder::read(wthor_dir).map(Some).map_err(|e| {
-            format!(
-                "{}: its WTHOR shards need the WTHOR games: {e}",
-                path.display()
-            )
-        })
-    };
-    if path.is_dir() {
-        let manifest = manifest::checked_manifest(path)?;
-        let wthor = folder(manifest::needs_wthor(&manifest))?;
-        let labels = manifest.shards.first().map(|e| e.labels.clone());
-        return manifest::read_shard_folder(path, wthor.as_ref()).map(|(_, s)| (labels, s));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.starts_with(shard::SHARD_MAGIC) {
-        let (header, _) =
-            shard::read_shard_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let wthor = folder(header.source == shard::ShardSource::Wthor)?;
-        return shard::decode_shard(&bytes, wthor.as_ref())
-            .map(|(h, s)| (Some(h.labels), s))
-            .map_err(|e| format!("{}: {e}", path.display()));
-    }
-    read_dataset(path).map(|s| (None, s))
-}
-
-/// The positions of every path in `paths` ([`read_training_data`]), refusing paths labelled by
-/// different recipes; `each` gets every path's positions in turn.
-pub fn read_all_training_data(
-    paths: &[String],
-    wthor_dir: &Path,
-    each: &mut dyn FnMut(&str, Vec<Sample>),
-) -> Result<(), String> {
-    let mut first: Option<(String, String)> = None;
-    for path in paths {
-        let (labels, samples) = read_training_data(Path::new(path), wthor_dir)?;
-        if let Some(labels) = labels {
-            match &first {
-                Some((other, recipe)) if *recipe != labels => {
-                    return Err(format!(
-                        "{path}: labelled by \"{labels}\", but {other} by \"{recipe}\": a training set mixes one recipe"
-                    ));
-                }
-                Some(_) => {}
-                None => first = Some((path.clone(), labels)),
-            }
-        }
-        each(path, samples);
-    }
-    Ok(())
 }
 
 /// One step of SplitMix64: a well-mixed 64-bit value from a counter.

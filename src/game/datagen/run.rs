@@ -14,7 +14,7 @@
 //! machine and the folders join by copying.
 
 use super::files::resume_point;
-use super::manifest::Manifest;
+use super::manifest::{Manifest, short_fingerprint};
 use super::shard::{
     MAX_SHARD_BYTES, SHARD_EXTENSION, ShardHeader, encode_shard, read_shard_header, split_games,
 };
@@ -125,8 +125,13 @@ impl ShardRun<'_> {
         let (header, _) =
             read_shard_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let h = &self.header;
+        let other_weights = matches!(
+            (&header.label_weights, &h.label_weights),
+            (Some(theirs), Some(ours)) if theirs != ours
+        );
         if header.source != h.source
             || header.labels != h.labels
+            || other_weights
             || header.play != h.play
             || header.seed != h.seed
             || (header.first_game, header.end_game) != (shard.first, shard.end)
@@ -141,6 +146,21 @@ impl ShardRun<'_> {
             ));
         }
         Ok(header)
+    }
+
+    /// Refuses to add to a folder whose shards were labelled by other weights than this run's:
+    /// a later build's own weights would label the same positions otherwise.
+    fn check_label_weights(&self) -> Result<(), String> {
+        let manifest = Manifest::load(&self.dir)?;
+        match (manifest.labelled_by(), &self.header.label_weights) {
+            (Some(folder), Some(ours)) if folder != ours => Err(format!(
+                "{}: its shards are labelled by the weights {}, this run's are {}: give those weights with --weights (a folder may keep them beside its shards, as label-weights.bin) or write to another folder",
+                self.dir.display(),
+                short_fingerprint(folder),
+                short_fingerprint(ours)
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Enters a sealed shard in the manifest if a stop came between the two.
@@ -169,6 +189,7 @@ impl ShardRun<'_> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(RunEvent),
     ) -> Result<RunEnd, String> {
+        self.check_label_weights()?;
         std::fs::create_dir_all(self.work_dir())
             .map_err(|e| format!("cannot create {}: {e}", self.work_dir().display()))?;
         for shard in self.plan() {

@@ -78,6 +78,11 @@ pub struct ShardHeader {
     pub source: ShardSource,
     /// How the positions were labelled; a training set mixes only shards of one recipe.
     pub labels: String,
+    /// The fingerprint of the pattern weights whose searches labelled the positions
+    /// ([`crate::game::datagen::weights_fingerprint`]); none in shards made before shards
+    /// named them, or labelled by an evaluator without weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_weights: Option<String>,
     /// How a self-play game's moves were chosen (empty for WTHOR).
     pub play: String,
     /// The run's seed (self-play).

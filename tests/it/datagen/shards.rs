@@ -302,6 +302,64 @@ fn bad_shards_and_flags_are_refused_in_one_line_naming_the_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A later build's own weights would label a folder's positions differently: a folder
+/// labelled by one set of weights takes no shard from a run with others, and `train` refuses a
+/// set that mixes them, folder or single shards.
+#[test]
+fn shards_labelled_by_other_weights_are_refused() {
+    let dir = temp_dir("shards-weights");
+    let (built_in, given) = (dir.join("built-in"), dir.join("given"));
+    let weights = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/train/d6/label-weights.bin"
+    );
+    let flags = [SMALL, &["--games-per-shard", "3"]].concat();
+    datagen_dir(&flags, &built_in);
+    datagen_dir(&[&flags[..], &["--weights", weights]].concat(), &given);
+    let manifest = bytes(&built_in.join("MANIFEST.json"));
+    let names = shard_names(&built_in);
+    // The folder names its weights, and a run with others may not add to it.
+    let stats = run(&["datagen", "stats", given.to_str().unwrap()]);
+    let stats = String::from_utf8_lossy(&stats.stdout).to_string();
+    assert!(stats.contains("label weights: "), "{stats}");
+    let more = [SMALL, &["--games", "9", "--games-per-shard", "3"]].concat();
+    let line = refused(
+        &[
+            &["datagen"],
+            &more[..],
+            &[
+                "--weights",
+                weights,
+                "--out-dir",
+                built_in.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert!(line.contains("labelled by the weights"), "{line}");
+    assert_eq!(bytes(&built_in.join("MANIFEST.json")), manifest);
+    assert_eq!(shard_names(&built_in), names);
+    // The same run with the folder's weights goes on.
+    let more_given = [&more[..], &["--weights", weights]].concat();
+    datagen_dir(&more_given, &given);
+    assert_eq!(shard_names(&given).len(), 3);
+    // Training on both, as folders or as shards, is refused before anything is written.
+    let out = dir.join("w.bin");
+    let shard = |d: &Path| d.join("self-s0-0000000.oes").to_str().unwrap().to_string();
+    for set in [
+        [
+            built_in.to_str().unwrap().to_string(),
+            given.to_str().unwrap().to_string(),
+        ],
+        [shard(&given), shard(&built_in)],
+    ] {
+        let line = refused(&["train", &set[0], &set[1], "--out", out.to_str().unwrap()]);
+        assert!(line.contains("label weights"), "{set:?}: {line}");
+        assert!(!out.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The label pilot's judge: `datagen reference` values held-out positions, and `datagen
 /// compare` holds a folder's labels and a weights file's values against them. Exact labels
 /// agree with exact reference values; a bad weights file is one line naming it.
