@@ -276,12 +276,11 @@ impl PatternWeights {
     /// short diagonals) as u32 little endian, then the weights as i16
     /// little endian, deflated (zlib).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (mut out, raw) = self.header_and_values();
-        let mut encoder = ZlibEncoder::new(out, Compression::best());
+        let (head, raw) = self.header_and_values();
+        let mut encoder = ZlibEncoder::new(head, Compression::best());
         // Writing to a vector cannot fail.
         encoder.write_all(&raw).expect("deflating into memory");
-        out = encoder.finish().expect("deflating into memory");
-        out
+        encoder.finish().expect("deflating into memory")
     }
 
     /// [`PatternWeights::to_bytes`] before the weights are deflated: what the weights are,

@@ -28,6 +28,7 @@ mod files;
 pub mod manifest;
 pub mod run;
 pub mod shard;
+mod stream;
 mod training_set;
 pub use files::{
     DatasetStats, ResumePoint, STATS_BRACKET, dataset_stats, merge_shards, resume_point,

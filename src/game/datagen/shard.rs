@@ -20,6 +20,7 @@
 //! Decoding replays every game and checks each move and label, so a damaged shard is refused
 //! with the game and the reason, never read as wrong positions.
 
+use super::stream::{Stream, put_varint};
 use crate::board::{Color, Move, Position};
 use crate::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
 use crate::game::wthor::{WthorFolder, replay};
@@ -106,64 +107,6 @@ pub struct ShardHeader {
     pub commit: String,
     /// Core-seconds spent making it.
     pub core_seconds: f64,
-}
-
-/// Appends `value` as a LEB128 varint.
-fn put_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-/// A cursor over one stream of a shard's body.
-struct Stream<'a> {
-    name: &'static str,
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Stream<'a> {
-    fn new(name: &'static str, bytes: &'a [u8]) -> Stream<'a> {
-        Stream { name, bytes, at: 0 }
-    }
-
-    fn byte(&mut self) -> Result<u8, String> {
-        let b = *self
-            .bytes
-            .get(self.at)
-            .ok_or_else(|| format!("the {} stream ends early", self.name))?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn varint(&mut self) -> Result<u64, String> {
-        let mut value = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            value |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err(format!("a number in the {} stream is too long", self.name))
-    }
-
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| format!("the {} stream ends early", self.name))?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
-
-    fn finished(&self) -> bool {
-        self.at == self.bytes.len()
-    }
 }
 
 /// The position after `mv`, with the forced pass that follows it, if any.
