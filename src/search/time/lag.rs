@@ -97,6 +97,12 @@ const NEAREST_REFUTED_BY: f64 = 0.05;
 /// that sets a clock anew in the middle of a game must not look like a huge increment).
 const MOST_INCREMENT_PART: f64 = 0.1;
 
+/// An increment is read off the clock only when the clock gained at least this much a move:
+/// a clock told to the millisecond is rounded, and the controller's watch starts a little
+/// before the engine's, so a clock without one can seem to gain a fraction of a millisecond
+/// (the ponder test's 6-second game read 0.3 ms, planned as an increment).
+const LEAST_INCREMENT: Duration = Duration::from_millis(5);
+
 /// The lag charged for each move left while the reports come in whole seconds, whatever was
 /// measured: a shortfall shows only when it crosses a whole second, often at the end of the
 /// game, when it is too late. On a loaded machine, moves planned to take nothing cost the
@@ -203,7 +209,9 @@ impl LagMeter {
             }
             Some(tally) if tally.moves > 0 => {
                 let earned = (lower + tally.spent).saturating_sub(tally.first_upper) / tally.moves;
-                self.increment = self.increment.max(earned.min(tally.most));
+                if earned >= LEAST_INCREMENT {
+                    self.increment = self.increment.max(earned.min(tally.most));
+                }
                 // Only whole seconds hide the lag of single moves; a clock told to the
                 // millisecond shows each, and the samples judge them (a stall once).
                 if after_move && upper > lower {

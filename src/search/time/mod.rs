@@ -89,6 +89,10 @@ const SOLVE_PART_OF_CLOCK: f64 = 0.5;
 /// these, 11.0 s (the model 0.90).
 const MAX_PART_WITH_INCREMENT: f64 = 0.4;
 const SOLVE_PART_WITH_INCREMENT: f64 = 0.8;
+/// ... when the increments to come are at least this part of all the time left to spend
+/// (at `10+0.1` and `60+0.6` about a fifth at the start, more later; `300+1` a tenth);
+/// below it the clock is planned as sudden death.
+const LEAST_INCREMENT_SHARE: f64 = 0.05;
 /// In sudden death (no increment, no byo-yomi to come) the plan never spends the last
 /// part of the main time: this part, and at least [`SUDDEN_DEATH_RESERVE_MIN`]...
 const SUDDEN_DEATH_RESERVE_PART: f64 = 0.05;
@@ -255,7 +259,10 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
             // and only what an increment does not cover is kept back from the clock now.
             let shortfall = (lag - increment * INCREMENT_PART).max(0.0);
             let usable = (kept - shortfall * later).max(0.0);
-            let (part, solve_part) = if increment > 0.0 {
+            // The increments' caps only when the increments to come are worth something
+            // against the clock: a millisecond a move must not double a move's deadline.
+            let increments = increment * INCREMENT_PART * f64::from(moves_left);
+            let (part, solve_part) = if increments >= total * LEAST_INCREMENT_SHARE {
                 (MAX_PART_WITH_INCREMENT, SOLVE_PART_WITH_INCREMENT)
             } else {
                 let part = MAX_PART_OF_CLOCK.min(CAP_MOVES / f64::from(moves_left));

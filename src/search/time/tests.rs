@@ -436,3 +436,45 @@ fn an_increment_the_controller_does_not_tell_is_read_off_the_clock() {
     meter.forget_move();
     assert!(meter.is_fresh() && meter.increment() == Duration::ZERO);
 }
+
+#[test]
+fn a_clock_told_to_the_millisecond_shows_no_increment_in_its_rounding() {
+    // The ponder test's game: 6 s sudden death, each `time_left` the clock less the move's
+    // round trip, printed to the millisecond (so up to half of one above the engine's own
+    // reckoning). That half millisecond was read as an increment, and planned as one.
+    let mut meter = LagMeter::default();
+    meter.told(Duration::from_secs(6));
+    // The round trip took 299.4 ms (`5.701` told), the engine's watch saw 299.3.
+    meter.moved(Duration::from_secs(6), Duration::from_micros(299_300));
+    meter.told(Duration::from_millis(5_701));
+    assert_eq!(meter.increment(), Duration::ZERO);
+    // A real one (`match` at 10+0.1) is read from the first move.
+    let mut meter = LagMeter::default();
+    meter.told(Duration::from_secs(10));
+    meter.moved(Duration::from_secs(10), Duration::from_millis(300));
+    meter.told(Duration::from_millis(9_798));
+    assert_eq!(meter.increment(), Duration::from_millis(98));
+}
+
+#[test]
+fn an_increment_too_small_to_matter_plans_as_sudden_death() {
+    // 34 empties, 2.3 s left: the caps of an increment let a move plan 0.82 s where sudden
+    // death plans 0.43 s. A millisecond a move, over the 17 moves left, is not worth that.
+    let budget = |increment: Duration| TimeBudget {
+        remaining: Duration::from_millis(2_306),
+        increment,
+        ..TimeBudget::default()
+    };
+    let (_, sudden_death) = move_time(34, budget(Duration::ZERO));
+    let (_, tiny) = move_time(34, budget(Duration::from_millis(1)));
+    assert!(
+        tiny < sudden_death + Duration::from_millis(20),
+        "{tiny:?} against {sudden_death:?}"
+    );
+    // A tenth of a second a move is most of what the clock holds: its caps apply.
+    let (_, tenth) = move_time(34, budget(Duration::from_millis(100)));
+    assert!(
+        tenth > sudden_death.mul_f64(1.5),
+        "{tenth:?} against {sudden_death:?}"
+    );
+}
