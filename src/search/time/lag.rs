@@ -98,9 +98,9 @@ const NEAREST_REFUTED_BY: f64 = 0.05;
 const MOST_INCREMENT_PART: f64 = 0.1;
 
 /// An increment is read off the clock only when the clock gained at least this much a move:
-/// a clock told to the millisecond is rounded, and the controller's watch starts a little
-/// before the engine's, so a clock without one can seem to gain a fraction of a millisecond
-/// (the ponder test's 6-second game read 0.3 ms, planned as an increment).
+/// a clock told to the millisecond is rounded (up, at times), so a clock without one can seem
+/// to gain a fraction of a millisecond (the ponder test's 6-second game read 0.3 ms, planned
+/// as an increment).
 const LEAST_INCREMENT: Duration = Duration::from_millis(5);
 
 /// The lag charged for each move left while the reports come in whole seconds, whatever was
