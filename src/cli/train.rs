@@ -73,8 +73,10 @@ pub struct TrainArgs {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stage_empties: Option<String>,
     /// The count features after the patterns: `none`, `parity` (the parity of the empties),
-    /// `potential` (potential mobility and parity) or `all` (those and both sides' mobility:
-    /// two move generations per evaluation, and the most games won; the default).
+    /// `potential` (potential mobility and parity), `all` (those and both sides' mobility:
+    /// two move generations per evaluation; the default) or `joint` (those and the pair of
+    /// move counts and the pair of corner-move counts, each pair as one feature: what the two
+    /// sides' moves say together).
     #[arg(long, value_name = "SET", allow_hyphen_values = true)]
     counts: Option<String>,
     /// The pattern shapes: `all` (46 placements) or `lean` (without the 4- and 5-square
@@ -167,9 +169,10 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         Some("parity") => Counts::Parity,
         Some("potential") => Counts::Potential,
         Some("all") => Counts::All,
+        Some("joint") => Counts::Joint,
         Some(other) => {
             return Err(error(format!(
-                "bad --counts '{other}': expected none, parity, potential or all"
+                "bad --counts '{other}': expected none, parity, potential, all or joint"
             )));
         }
     };

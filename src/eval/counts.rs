@@ -13,6 +13,11 @@ pub const POTENTIAL_MAX: usize = 32;
 /// side's, both sides' potential mobility, then the parity of the empties (which side would
 /// play last if nobody passed; it also absorbs what the labels owe to whose turn it is).
 pub const COUNT_WEIGHTS: usize = 2 * (MOBILITY_MAX + 1) + 2 * (POTENTIAL_MAX + 1) + 2;
+/// The most moves a side counts in the joint mobility table of [`Counts::Joint`].
+pub const JOINT_MOBILITY_MAX: usize = 12;
+/// Weights of [`Counts::Joint`] after [`COUNT_WEIGHTS`]: both sides' move counts together
+/// (capped at [`JOINT_MOBILITY_MAX`]), then both sides' corner moves together.
+pub const JOINT_WEIGHTS: usize = (JOINT_MOBILITY_MAX + 1) * (JOINT_MOBILITY_MAX + 1) + 25;
 /// Where the parity weights (even, then odd empties) lie in a stage's table.
 pub const PARITY_WEIGHTS: usize = PATTERNS_END + COUNT_WEIGHTS - 2;
 
@@ -37,6 +42,11 @@ pub enum Counts {
     Potential,
     /// Those and both sides' mobility, which costs two move generations per evaluation.
     All,
+    /// Those and what the two sides' moves say together: the pair of move counts, and the
+    /// pair of corner-move counts (interactions, which the sums of `All` cannot hold).
+    /// Scored apart ([`joint_count_features`]), so that the other layouts' path stays as it
+    /// was.
+    Joint,
 }
 
 /// The offsets in a stage's table (after the pattern weights, which end at [`PATTERNS_END`])
@@ -52,7 +62,7 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
             out[0] = (PARITY_WEIGHTS + (empty.count_ones() & 1) as usize) as u32;
             return (out, 1);
         }
-        Counts::Potential | Counts::All => {}
+        Counts::Potential | Counts::All | Counts::Joint => {}
     }
     // Potential mobility: empty squares beside the other side's discs are where the side to
     // move may later play.
@@ -76,6 +86,26 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
     (out, 5)
 }
 
+/// The count features of [`Counts::Joint`] (as [`count_features`]): those of [`Counts::All`],
+/// then the pair of both sides' move counts and the pair of their corner moves.
+#[inline(always)]
+pub fn joint_count_features(player: u64, opponent: u64) -> [u32; 7] {
+    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    let (all, _) = count_features(player, opponent, Counts::All);
+    let (mine, theirs) = legal_moves_both(player, opponent);
+    let side = JOINT_MOBILITY_MAX + 1;
+    let joint = PATTERNS_END + COUNT_WEIGHTS;
+    let capped = |moves: u64| (moves.count_ones() as usize).min(JOINT_MOBILITY_MAX);
+    let corners = |moves: u64| (moves & CORNERS).count_ones() as usize;
+    let pair = capped(mine) * side + capped(theirs);
+    let corner_pair = corners(mine) * 5 + corners(theirs);
+    let mut out = [0u32; 7];
+    out[..5].copy_from_slice(&all);
+    out[5] = (joint + pair) as u32;
+    out[6] = (joint + side * side + corner_pair) as u32;
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +121,24 @@ mod tests {
         // A lone corner disc has three neighbours, none across the edge.
         // A lone disc on a1 touches b1, a2 and b2, and nothing across the edges.
         assert_eq!(frontier(1, !1), 0x302);
+    }
+
+    #[test]
+    fn joint_counts_pair_the_move_counts_and_the_corner_moves() {
+        let joint = PATTERNS_END + COUNT_WEIGHTS;
+        let side = JOINT_MOBILITY_MAX + 1;
+        // The start: four moves each, no corner; All's features first, unchanged.
+        let start = Position::start();
+        let out = joint_count_features(start.player(), start.opponent());
+        let (all, five) = count_features(start.player(), start.opponent(), Counts::All);
+        assert_eq!((&out[..5], five), (&all[..], 5));
+        assert_eq!(out[5] as usize, joint + 4 * side + 4);
+        assert_eq!(out[6] as usize, joint + side * side);
+        // White on b2 and c3 with black on d4: black (to move) has one move, the corner a1;
+        // white one, e5.
+        let (black, white) = (1u64 << 27, (1u64 << 9) | (1u64 << 18));
+        let out = joint_count_features(black, white);
+        assert_eq!(out[5] as usize, joint + side + 1);
+        assert_eq!(out[6] as usize, joint + side * side + 5);
     }
 }

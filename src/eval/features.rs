@@ -15,7 +15,8 @@
 //! allocated per node.
 
 pub use super::counts::{
-    COUNT_WEIGHTS, Counts, MOBILITY_MAX, PARITY_WEIGHTS, POTENTIAL_MAX, count_features,
+    COUNT_WEIGHTS, Counts, JOINT_WEIGHTS, MOBILITY_MAX, PARITY_WEIGHTS, POTENTIAL_MAX,
+    count_features, joint_count_features,
 };
 pub use super::state::FeatureState;
 use crate::board::apply_symmetry;

@@ -19,7 +19,7 @@
 use super::evaluator::Evaluator;
 use super::features::{
     Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS, SHORT_DIAGONAL_LANES,
-    Shapes, count_features, pattern_sum,
+    Shapes, count_features, joint_count_features, pattern_sum,
 };
 use super::weights::{FULL, INDEX_SLACK, QUANTUM, WTHOR};
 pub use super::weights::{
@@ -96,8 +96,12 @@ impl PatternWeights {
                 .filter(|&i| self.shapes.reads_lane(i))
                 .map(|i| LANE_OFFSETS[i] + u32::from(state.mine[i])),
         );
-        let (counts, n) = count_features(player, opponent, self.counts);
-        out.extend_from_slice(&counts[..n]);
+        if self.counts == Counts::Joint {
+            out.extend_from_slice(&joint_count_features(player, opponent));
+        } else {
+            let (counts, n) = count_features(player, opponent, self.counts);
+            out.extend_from_slice(&counts[..n]);
+        }
     }
 
     /// The score from the incremental `state` of `player` to move against `opponent`.
@@ -155,13 +159,21 @@ impl PatternWeights {
             Counts::Parity => {
                 i32::from(table[count_features(player, opponent, Counts::Parity).0[0] as usize])
             }
-            Counts::Potential | Counts::All => self.count_sum_general(table, player, opponent),
+            Counts::Potential | Counts::All | Counts::Joint => {
+                self.count_sum_general(table, player, opponent)
+            }
         }
     }
 
     /// [`PatternWeights::count_sum`] of the layouts with more than the parity.
     #[inline(never)]
     fn count_sum_general(&self, table: &[i8], player: u64, opponent: u64) -> i32 {
+        if self.counts == Counts::Joint {
+            return joint_count_features(player, opponent)
+                .iter()
+                .map(|&at| i32::from(table[at as usize]))
+                .sum();
+        }
         let (counts, n) = count_features(player, opponent, self.counts);
         counts[..n]
             .iter()
@@ -338,6 +350,8 @@ mod tests {
             (Counts::All, Shapes::Lean),
             (Counts::None, Shapes::All),
             (Counts::All, Shapes::All),
+            (Counts::Joint, Shapes::Lean),
+            (Counts::Joint, Shapes::All),
         ] {
             let mut weights = PatternWeights::zeros_with(4, counts, shapes);
             for stage in 0..weights.stages() {
@@ -364,6 +378,7 @@ mod tests {
                 Counts::Parity => 1,
                 Counts::Potential => 3,
                 Counts::All => 5,
+                Counts::Joint => 7,
             };
             assert_eq!(
                 row.len(),

@@ -7,7 +7,8 @@
 //! raw) and `OEPATW02` (stages, counts and shapes in the header, the weights deflated).
 
 use super::features::{
-    COUNT_WEIGHTS, Counts, PATTERNS_END, SHORT_DIAGONAL_WEIGHTS, Shapes, symmetrize_patterns,
+    COUNT_WEIGHTS, Counts, JOINT_WEIGHTS, PATTERNS_END, SHORT_DIAGONAL_WEIGHTS, Shapes,
+    symmetrize_patterns,
 };
 use flate2::Compression;
 use flate2::read::ZlibDecoder;
@@ -77,6 +78,7 @@ impl PatternWeights {
             + match counts {
                 Counts::None => 0,
                 Counts::Parity | Counts::Potential | Counts::All => COUNT_WEIGHTS,
+                Counts::Joint => COUNT_WEIGHTS + JOINT_WEIGHTS,
             };
         PatternWeights {
             stages,
@@ -150,10 +152,11 @@ const MAGIC_V1: &[u8; 8] = b"OEPATW01";
 pub const MAGIC: &[u8; 8] = b"OEPATW02";
 /// The flags of a weights file for each set of count features: bit 0 says count features
 /// follow the patterns, bit 1 that mobility is not among them, bit 2 that potential mobility
-/// is not either.
-const COUNT_FLAGS: [(Counts, usize); 4] = [
+/// is not either, bit 5 that the joint counts follow them.
+const COUNT_FLAGS: [(Counts, usize); 5] = [
     (Counts::None, 0),
     (Counts::All, 1),
+    (Counts::Joint, 33),
     (Counts::Potential, 3),
     (Counts::Parity, 7),
 ];
@@ -273,7 +276,7 @@ impl PatternWeights {
 
     /// The current format: [`MAGIC`], the stages, empties per stage and flags (bit 0: count
     /// features, bit 1: without mobility, bit 2: without potential mobility, bit 3: without the
-    /// short diagonals) as u32 little endian, then the weights as i16
+    /// short diagonals, bit 5: the joint counts) as u32 little endian, then the weights as i16
     /// little endian, deflated (zlib).
     pub fn to_bytes(&self) -> Vec<u8> {
         let (head, raw) = self.header_and_values();
