@@ -79,11 +79,19 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
         return (out, 3);
     }
     let (mine, theirs) = legal_moves_both(player, opponent);
+    [out[3], out[4]] = mobility_features(mine, theirs);
+    (out, 5)
+}
+
+/// The offsets of both sides' mobility features, from their moves.
+#[inline(always)]
+fn mobility_features(mine: u64, theirs: u64) -> [u32; 2] {
     let mine_count = (mine.count_ones() as usize).min(MOBILITY_MAX);
     let theirs_count = (theirs.count_ones() as usize).min(MOBILITY_MAX);
-    out[3] = (mobility + mine_count) as u32;
-    out[4] = (mobility + MOBILITY_MAX + 1 + theirs_count) as u32;
-    (out, 5)
+    [
+        (PATTERNS_END + mine_count) as u32,
+        (PATTERNS_END + MOBILITY_MAX + 1 + theirs_count) as u32,
+    ]
 }
 
 /// The count features of [`Counts::Joint`] (as [`count_features`]): those of [`Counts::All`],
@@ -91,7 +99,9 @@ pub fn count_features(player: u64, opponent: u64, counts: Counts) -> ([u32; 5], 
 #[inline(always)]
 pub fn joint_count_features(player: u64, opponent: u64) -> [u32; 7] {
     const CORNERS: u64 = 0x8100_0000_0000_0081;
-    let (all, _) = count_features(player, opponent, Counts::All);
+    // Potential mobility and parity, then the moves generated once for both kinds of
+    // mobility feature.
+    let (potential, _) = count_features(player, opponent, Counts::Potential);
     let (mine, theirs) = legal_moves_both(player, opponent);
     let side = JOINT_MOBILITY_MAX + 1;
     let joint = PATTERNS_END + COUNT_WEIGHTS;
@@ -100,7 +110,8 @@ pub fn joint_count_features(player: u64, opponent: u64) -> [u32; 7] {
     let pair = capped(mine) * side + capped(theirs);
     let corner_pair = corners(mine) * 5 + corners(theirs);
     let mut out = [0u32; 7];
-    out[..5].copy_from_slice(&all);
+    out[..3].copy_from_slice(&potential[..3]);
+    [out[3], out[4]] = mobility_features(mine, theirs);
     out[5] = (joint + pair) as u32;
     out[6] = (joint + side * side + corner_pair) as u32;
     out
