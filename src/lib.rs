@@ -9,6 +9,7 @@ pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod eval;
+pub mod fit;
 pub mod game;
 pub mod protocol;
 pub mod search;

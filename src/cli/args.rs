@@ -3,6 +3,7 @@
 
 pub use super::error::{CliError, error};
 use crate::board::Position;
+use crate::eval::network::Network;
 use crate::eval::pattern::PatternWeights;
 use crate::search::book::Book;
 use crate::search::{LevelSetting, Levels, Searcher, available_threads, parse_threads};
@@ -124,6 +125,9 @@ pub struct LevelArgs {
     /// built-in ones (the endgame solver's `pattern-full` keeps its own).
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     pub weights: Option<PatternWeights>,
+    /// The network of the `neural` evaluator, from FILE (written by `train --model net`).
+    #[arg(long, value_name = "FILE", value_parser = network_file)]
+    pub network: Option<Network>,
     /// Seed for the random evaluator and the book's random choices, for games that repeat.
     #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
@@ -200,12 +204,19 @@ impl LevelArgs {
         levels
     }
 
-    /// Makes `--weights` the `pattern` weights of this process, if given.
+    /// Makes `--weights` the `pattern` weights of this process and `--network` the `neural`
+    /// evaluator's network, if given; refuses `neural` without a network.
     pub fn install_weights(&self) -> Result<(), CliError> {
-        match &self.weights {
-            Some(w) => crate::eval::pattern::use_weights(w.clone()).map_err(error),
-            None => Ok(()),
+        if let Some(w) = &self.weights {
+            crate::eval::pattern::use_weights(w.clone()).map_err(error)?;
         }
+        install_network(self.network.clone())?;
+        let levels = self.levels();
+        if [levels.opening.eval, levels.midgame.eval].contains(&crate::eval::EvaluatorKind::Neural)
+        {
+            require_network()?;
+        }
+        Ok(())
     }
 
     /// A searcher with the table size, the seed and the book.
@@ -246,6 +257,29 @@ impl LevelArgs {
     pub fn book_randomness(&self) -> i32 {
         self.book_randomness
             .unwrap_or(crate::search::book::DEFAULT_RANDOMNESS)
+    }
+}
+
+/// `--network FILE`: a network file that `train --model net` wrote, read and checked.
+pub fn network_file(path: &str) -> Result<Network, String> {
+    crate::eval::network::read_network_file(path)
+}
+
+/// Makes `network` the `neural` evaluator's, if given.
+pub fn install_network(network: Option<Network>) -> Result<(), CliError> {
+    match network {
+        Some(n) => crate::eval::network::use_network(n).map_err(error),
+        None => Ok(()),
+    }
+}
+
+/// An error unless the `neural` evaluator has a network.
+pub fn require_network() -> Result<(), CliError> {
+    match crate::eval::network::active_network() {
+        Some(_) => Ok(()),
+        None => Err(error(
+            "the neural evaluator needs --network FILE (no network is built in yet)",
+        )),
     }
 }
 

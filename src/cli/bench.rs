@@ -32,6 +32,9 @@ pub struct BenchArgs {
     /// Weights for `pattern` from FILE instead of the built-in ones.
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     weights: Option<PatternWeights>,
+    /// The `neural` evaluator's network, from FILE.
+    #[arg(long, value_name = "FILE", value_parser = super::args::network_file)]
+    network: Option<crate::eval::network::Network>,
     /// Multi-ProbCut confidence in percent: 73, 87, 95, 98, 99 or 100 (default: full width).
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     selectivity: Option<String>,
@@ -57,6 +60,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     if let Some(w) = args.weights {
         crate::eval::pattern::use_weights(w).map_err(error)?;
+    }
+    super::args::install_network(args.network)?;
+    if eval == EvaluatorKind::Neural {
+        super::args::require_network()?;
     }
     // The weights are inflated before the clock starts, as a server does before its first
     // command: nodes per second measure the search, not a one-time load.

@@ -17,6 +17,7 @@ mod review;
 mod serve;
 mod solve;
 mod train;
+mod train_net;
 
 use crate::eval::EvaluatorKind;
 use clap::error::{ContextKind, ContextValue, ErrorKind};

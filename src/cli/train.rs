@@ -36,69 +36,93 @@ pub enum Label {
 pub struct TrainArgs {
     /// Shard folders (`datagen --out-dir`), shards, or files of `datagen --out`.
     #[arg(value_name = "DATA", required = true)]
-    data: Vec<String>,
+    pub(super) data: Vec<String>,
     /// The WTHOR folder whose games WTHOR shards label.
     #[arg(long, value_name = "DIR", default_value = "../shared/data/wthor")]
-    wthor: String,
+    pub(super) wthor: String,
     /// Where to write the weights (default data/pattern-weights.bin, the built-in file).
     #[arg(long, value_name = "FILE")]
-    out: Option<String>,
+    pub(super) out: Option<String>,
     /// The label to fit.
     #[arg(long, value_enum, default_value = "mix")]
-    label: Label,
+    pub(super) label: Label,
     /// The solver: `cg` (the exact ridge fit by conjugate gradients; the default) or `sgd`
     /// (stochastic gradient descent, as the built-in weights were first made).
     #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
-    method: Option<String>,
+    pub(super) method: Option<String>,
     /// The ridge penalty of `cg`, 0 to 100000: as if each weight were also seen this many
     /// times with target zero (default 8).
     #[arg(long, value_name = "L", allow_hyphen_values = true)]
-    ridge: Option<String>,
+    pub(super) ridge: Option<String>,
     /// The most conjugate-gradient iterations per stage, 1 to 10000 (default 200).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    iterations: Option<String>,
+    pub(super) iterations: Option<String>,
     /// Threads of `cg`, 1 to 64 (default: the cores).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    threads: Option<String>,
+    pub(super) threads: Option<String>,
     /// Passes over the training positions of each stage, `sgd` (default 12).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    epochs: Option<String>,
+    pub(super) epochs: Option<String>,
     /// The learning rate of the first pass of `sgd`, between 0 and 1 (default 0.004).
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
-    rate: Option<String>,
+    pub(super) rate: Option<String>,
     /// The L2 penalty of `sgd`, per use, between 0 and 1 (default 0.0005).
     #[arg(long, value_name = "L", allow_hyphen_values = true)]
-    l2: Option<String>,
+    pub(super) l2: Option<String>,
     /// Empty squares per stage (weight table), 1 to 60 (default 2).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    stage_empties: Option<String>,
+    pub(super) stage_empties: Option<String>,
     /// The count features after the patterns: `none`, `parity` (the parity of the empties),
     /// `potential` (potential mobility and parity), `all` (those and both sides' mobility:
     /// two move generations per evaluation; the default) or `joint` (those and the pair of
     /// move counts and the pair of corner-move counts, each pair as one feature: what the two
     /// sides' moves say together).
     #[arg(long, value_name = "SET", allow_hyphen_values = true)]
-    counts: Option<String>,
+    pub(super) counts: Option<String>,
     /// The pattern shapes: `all` (46 placements) or `lean` (without the 4- and 5-square
     /// diagonals: 38 placements, a faster evaluation; the default).
     #[arg(long, value_name = "SET", allow_hyphen_values = true)]
-    shapes: Option<String>,
+    pub(super) shapes: Option<String>,
     /// Leave out self-play positions with more empties than this (default 48): datagen's
     /// random openings (up to 12 plies) make them, and their labels carry the luck of the
     /// random moves still to come (WTHOR positions are kept).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    opening_empties: Option<String>,
+    pub(super) opening_empties: Option<String>,
     /// Weights to measure beside the new ones on the same held-out positions: a file `train`
     /// wrote, `builtin` (the default: the weights built into the engine) or `wthor`.
     #[arg(long, value_name = "FILE")]
-    compare: Option<String>,
-    /// Seed of the shuffles of `sgd`, for weights that repeat (`cg` needs none).
+    pub(super) compare: Option<String>,
+    /// Seed of the shuffles of `sgd` and of `--model net`, for weights that repeat (`cg`
+    /// needs none).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    seed: Option<String>,
+    pub(super) seed: Option<String>,
+    /// What to fit: `linear` (the `pattern` weights; the default) or `net` (the `neural`
+    /// evaluator's network: see the flags below and docs/training.md).
+    #[arg(long, value_name = "MODEL", allow_hyphen_values = true)]
+    pub(super) model: Option<String>,
+    /// `net`: the width of the rows, 16, 32 or 64 (default 32).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(super) width: Option<String>,
+    /// `net`: units of the dense layer, 1 to 64 (default 16).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(super) hidden: Option<String>,
+    /// `net`: phase buckets (tables of rows by empties), 1 to 16 (default 4).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(super) buckets: Option<String>,
+    /// `net`: positions a step, 1 to 1048576 (default 1024).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(super) batch: Option<String>,
+    /// `net`: the rate's factor from one epoch to the next, between 0 and 1 (default 0.75).
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    pub(super) decay: Option<String>,
+    /// `net`: the checkpoint file (default: the output file's name with `.checkpoint`); a run
+    /// stopped or killed resumes from it when started again with the same data and flags.
+    #[arg(long, value_name = "FILE")]
+    pub(super) checkpoint: Option<String>,
 }
 
 /// A number strictly between 0 and 1.
-fn fraction(text: &str, name: &str) -> Result<f32, CliError> {
+pub(super) fn fraction(text: &str, name: &str) -> Result<f32, CliError> {
     match text.trim().parse::<f32>() {
         Ok(r) if r > 0.0 && r < 1.0 => Ok(r),
         _ => Err(error(format!(
@@ -119,6 +143,15 @@ impl From<Label> for train::Label {
 
 /// Reads the data, trains, reports the error per stage and writes the weights.
 pub fn run(args: TrainArgs) -> Result<(), CliError> {
+    match args.model.as_deref().map(str::trim) {
+        None | Some("linear") => {}
+        Some("net") => return super::train_net::run(args),
+        Some(other) => {
+            return Err(error(format!(
+                "bad --model '{other}': expected linear or net"
+            )));
+        }
+    }
     let out = args.out.as_deref().unwrap_or(DEFAULT_OUT);
     let mut settings = TrainSettings::default();
     if let Some(e) = &args.epochs {

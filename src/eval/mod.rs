@@ -20,6 +20,7 @@ mod discs;
 mod evaluator;
 pub mod features;
 mod least_squares;
+pub mod network;
 pub mod pattern;
 mod state;
 pub mod train;
@@ -29,6 +30,7 @@ mod weights;
 pub use classic::{Classic, protected_discs};
 pub use discs::{Discs, DiscsInverse};
 pub use evaluator::{EVAL_LIMIT, Evaluator};
+pub use network::Neural;
 pub use pattern::{Pattern, PatternFull, PatternWthor};
 pub use weighted::Weighted;
 
@@ -121,6 +123,8 @@ evaluator_kinds! {
     Pattern => Pattern, "pattern";
     /// [`PatternFull`], the same with every shape and potential mobility: the solver's.
     PatternFull => PatternFull, "pattern-full";
+    /// [`Neural`], a small network on the pattern features (needs `--network FILE`).
+    Neural => Neural, "neural";
 }
 
 impl fmt::Display for EvaluatorKind {
@@ -219,7 +223,8 @@ mod tests {
                 Some(5),
                 Some(6),
                 Some(7),
-                Some(8)
+                Some(8),
+                Some(9)
             ]
         );
         let p = Position::start().play("f5".parse().unwrap()).unwrap();

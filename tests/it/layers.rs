@@ -1,4 +1,4 @@
-//! The layers of `src/` as a test: board ← eval ← search ← game ← {protocol, arena} ← cli.
+//! The layers of `src/` as a test: board ← eval ← {search, fit} ← game ← {protocol, arena} ← cli.
 //!
 //! Every `.rs` file under `src/` belongs to a top-level module: the folder it is in
 //! (`src/search/book_build/mod.rs` is `search`), or itself (`src/X.rs` is `X`). An import is a
@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("board", 0),
     ("eval", 1),
     ("search", 2),
+    ("fit", 2),
     ("game", 3),
     ("protocol", 4),
     ("arena", 4),

@@ -1,0 +1,311 @@
+//! The `neural` evaluator: a small network on the pattern features.
+//!
+//! **Why.** The linear pattern evaluation (`pattern.rs`) adds one weight per placement and
+//! can never say that two patterns matter *together*; more data, finer stages and more shapes
+//! all stopped paying. A network keeps the same inputs and the same incremental indices, and
+//! adds what a sum cannot hold: interactions, through a non-linearity.
+//!
+//! **Inputs** (`inputs.rs`): the 46 placement indices [`FeatureState`] carries down the
+//! tree (placements of one shape share their rows, as the linear tables do, so mirror images
+//! score alike), both sides' mobility and the number of empties: 49 rows of one table.
+//!
+//! **Layers.** A table per phase bucket (a few, by empties) of rows `width` wide; the
+//! position's 49 rows are summed (the empties row also carries the bucket's bias), clipped to
+//! 0..1 (a clipped ReLU), multiplied by a dense `hidden × width` layer of the bucket, clipped
+//! again, and read out by one linear output per number of empties. The output is in units of
+//! [`OUTPUT_DISCS`] discs; the score is in hundredths of a disc for the side to move.
+//!
+//! **Integers.** Rows and the activations are `i16` at [`ACTIVATION_ONE`] per unit, so a row
+//! sum is `width` lanes of 16-bit additions (a few vector adds a row, compiled per CPU level
+//! inside the search's copies); the dense layers are `i16` weights multiplied into `i32`. The
+//! trainer (`crate::fit::net`) clips the float weights so that no sum can overflow, and the
+//! reader refuses a file whose values could.
+//!
+//! **Why not an incremental accumulator** as chess networks keep: a move changes about a
+//! third of the placements, so updating the sum costs about as much as making it; the
+//! indices are what is kept incrementally, and the sum is made at each evaluation.
+
+pub mod file;
+pub mod inputs;
+
+pub use file::{NETWORK_MAGIC, read_network_file};
+pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
+
+use super::evaluator::Evaluator;
+use super::features::{FeatureState, LANES};
+use crate::board::Position;
+use std::sync::OnceLock;
+
+/// Activations and rows: this many per unit (a clipped ReLU's top).
+pub const ACTIVATION_ONE: i32 = 1 << 9;
+/// The dense layer's weights: this many per unit.
+pub const HIDDEN_ONE: i32 = 1 << 10;
+/// The output weights: this many per unit.
+pub const OUTPUT_ONE: i32 = 1 << 11;
+/// Discs per unit of the network's output.
+pub const OUTPUT_DISCS: f32 = 32.0;
+/// The widths the evaluation is compiled for.
+pub const WIDTHS: [usize; 3] = [16, 32, 64];
+/// The most units of the dense layer.
+pub const MAX_HIDDEN: usize = 64;
+/// The most phase buckets.
+pub const MAX_BUCKETS: usize = 16;
+/// Scores stay within this many hundredths of a disc.
+const SCORE_LIMIT: i64 = 6400;
+
+/// The shape of a network: what a file must agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NetShape {
+    /// The rows' width (one of [`WIDTHS`]).
+    pub width: usize,
+    /// Units of the dense layer (1 to [`MAX_HIDDEN`]).
+    pub hidden: usize,
+    /// Phase buckets (1 to [`MAX_BUCKETS`]).
+    pub buckets: usize,
+}
+
+impl NetShape {
+    /// Checks the shape is one the evaluation runs.
+    pub fn check(&self) -> Result<(), String> {
+        if !WIDTHS.contains(&self.width) {
+            return Err(format!("width {} (expected 16, 32 or 64)", self.width));
+        }
+        if !(1..=MAX_HIDDEN).contains(&self.hidden) {
+            return Err(format!(
+                "hidden {} (expected 1 to {MAX_HIDDEN})",
+                self.hidden
+            ));
+        }
+        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
+            return Err(format!(
+                "buckets {} (expected 1 to {MAX_BUCKETS})",
+                self.buckets
+            ));
+        }
+        Ok(())
+    }
+
+    /// Embedding values in all buckets.
+    pub fn embedding_len(&self) -> usize {
+        self.buckets * ROWS * self.width
+    }
+}
+
+/// The largest row value (in [`ACTIVATION_ONE`] units) of a placement or mobility row, and of
+/// an empties row (which carries the bias): 48 of the first and one of the second stay within
+/// `i16`, whatever the position.
+pub const ROW_LIMIT: i32 = 640;
+/// See [`ROW_LIMIT`].
+pub const EMPTIES_ROW_LIMIT: i32 = 1408;
+const _: () = assert!(48 * ROW_LIMIT + EMPTIES_ROW_LIMIT <= i16::MAX as i32);
+
+/// A network with integer weights, as the evaluation reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    shape: NetShape,
+    /// `buckets × ROWS × width`: the rows; each empties row has its bucket's bias added.
+    embedding: Vec<i16>,
+    /// `buckets × hidden × width`.
+    dense: Vec<i16>,
+    /// `buckets × hidden`, at [`ACTIVATION_ONE`].
+    dense_bias: Vec<i32>,
+    /// `STAGES × hidden`.
+    output: Vec<i16>,
+    /// `STAGES`, at `ACTIVATION_ONE × OUTPUT_ONE`.
+    output_bias: Vec<i32>,
+}
+
+/// The most a dense bias may be (units of [`ACTIVATION_ONE`]).
+const DENSE_BIAS_LIMIT: i32 = 1 << 20;
+/// The most an output bias may be.
+const OUTPUT_BIAS_LIMIT: i32 = 1 << 30;
+
+impl Network {
+    /// A network from its parts, checked: lengths agree with `shape`, and no value could
+    /// overflow a sum.
+    pub fn from_parts(
+        shape: NetShape,
+        embedding: Vec<i16>,
+        dense: Vec<i16>,
+        dense_bias: Vec<i32>,
+        output: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, String> {
+        shape.check()?;
+        let (w, h, b) = (shape.width, shape.hidden, shape.buckets);
+        let lengths = [
+            ("embedding", embedding.len(), shape.embedding_len()),
+            ("dense layer", dense.len(), b * h * w),
+            ("dense biases", dense_bias.len(), b * h),
+            ("output layer", output.len(), STAGES * h),
+            ("output biases", output_bias.len(), STAGES),
+        ];
+        for (what, got, want) in lengths {
+            if got != want {
+                return Err(format!("{what}: {got} values, expected {want}"));
+            }
+        }
+        for (i, row) in embedding.chunks_exact(w).enumerate() {
+            let limit = if i % ROWS >= inputs::EMPTIES_ROW {
+                EMPTIES_ROW_LIMIT
+            } else {
+                ROW_LIMIT
+            };
+            if row.iter().any(|&v| i32::from(v).abs() > limit) {
+                return Err(format!(
+                    "embedding row {} out of range (|v| > {limit})",
+                    i % ROWS
+                ));
+            }
+        }
+        if dense_bias.iter().any(|v| v.abs() > DENSE_BIAS_LIMIT) {
+            return Err("a dense bias out of range".into());
+        }
+        if output_bias.iter().any(|v| v.abs() > OUTPUT_BIAS_LIMIT) {
+            return Err("an output bias out of range".into());
+        }
+        Ok(Network {
+            shape,
+            embedding,
+            dense,
+            dense_bias,
+            output,
+            output_bias,
+        })
+    }
+
+    /// The network's shape.
+    pub fn shape(&self) -> NetShape {
+        self.shape
+    }
+
+    /// The score of `player` to move against `opponent` whose placement indices are `mine`,
+    /// in hundredths of a disc.
+    #[inline]
+    pub fn score_indices(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        let rows = input_rows(mine, player, opponent);
+        let empties = (!(player | opponent)).count_ones();
+        match self.shape.width {
+            16 => self.forward::<16>(&rows, empties),
+            32 => self.forward::<32>(&rows, empties),
+            _ => self.forward::<64>(&rows, empties),
+        }
+    }
+
+    /// The score of `player` to move against `opponent`, from scratch.
+    pub fn score(&self, player: u64, opponent: u64) -> i32 {
+        self.score_indices(&FeatureState::new(player, opponent).mine, player, opponent)
+    }
+
+    /// The layers, for a width known at compile time: the row sum and the dense layers are
+    /// loops the compiler turns into vector instructions of the CPU level it compiles for.
+    #[inline]
+    fn forward<const W: usize>(&self, rows: &[u32; INPUTS], empties: u32) -> i32 {
+        let bucket = bucket_of(empties, self.shape.buckets);
+        let table = &self.embedding[bucket * ROWS * W..(bucket + 1) * ROWS * W];
+        let mut sum = [0i16; W];
+        for &row in rows {
+            let row: &[i16; W] = table[row as usize * W..][..W].try_into().expect("width");
+            for i in 0..W {
+                sum[i] = sum[i].wrapping_add(row[i]);
+            }
+        }
+        let mut active = [0i16; W];
+        for i in 0..W {
+            active[i] = sum[i].clamp(0, ACTIVATION_ONE as i16);
+        }
+        let hidden = self.shape.hidden;
+        let dense = &self.dense[bucket * hidden * W..][..hidden * W];
+        let bias = &self.dense_bias[bucket * hidden..][..hidden];
+        let stage = empties.min(60) as usize;
+        let output = &self.output[stage * hidden..][..hidden];
+        let mut out = i64::from(self.output_bias[stage]);
+        for j in 0..hidden {
+            let weights: &[i16; W] = dense[j * W..][..W].try_into().expect("width");
+            let mut z = 0i32;
+            for i in 0..W {
+                z += i32::from(active[i]) * i32::from(weights[i]);
+            }
+            let unit = ((z >> HIDDEN_ONE.trailing_zeros()) + bias[j]).clamp(0, ACTIVATION_ONE);
+            out += i64::from(unit) * i64::from(output[j]);
+        }
+        // Units of OUTPUT_DISCS discs at ACTIVATION_ONE × OUTPUT_ONE, to hundredths of a disc.
+        let scale = i64::from(ACTIVATION_ONE) * i64::from(OUTPUT_ONE);
+        let centidiscs = out * (OUTPUT_DISCS as i64 * 100);
+        (centidiscs.div_euclid(scale)).clamp(-SCORE_LIMIT, SCORE_LIMIT) as i32
+    }
+}
+
+/// The network given with `--network`, if any.
+static LOADED: OnceLock<Network> = OnceLock::new();
+
+/// Makes `network` the one `neural` evaluates with, for the rest of the process; an error if
+/// another was installed.
+pub fn use_network(network: Network) -> Result<(), String> {
+    if let Some(existing) = LOADED.get() {
+        return if *existing == network {
+            Ok(())
+        } else {
+            Err("a different network is already in use".into())
+        };
+    }
+    LOADED
+        .set(network)
+        .map_err(|_| "a different network is already in use".to_string())
+}
+
+/// The network `neural` evaluates with: the one installed with [`use_network`]. No network is
+/// built into the binary until one wins its matches; without one, `neural` scores with the
+/// `pattern` weights (the command line refuses `neural` without `--network`).
+pub fn active_network() -> Option<&'static Network> {
+    LOADED.get()
+}
+
+/// The network evaluator (see the module's essay).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Neural;
+
+impl Neural {
+    #[inline]
+    fn score_indices(mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        match active_network() {
+            Some(net) => net.score_indices(mine, player, opponent),
+            None => super::pattern::active_weights().score_indices(mine, player, opponent),
+        }
+    }
+}
+
+impl Evaluator for Neural {
+    const ID: u8 = 9;
+    type State = FeatureState;
+
+    fn evaluate(&self, position: &Position) -> i32 {
+        let (player, opponent) = (position.player(), position.opponent());
+        Neural::score_indices(&FeatureState::new(player, opponent).mine, player, opponent)
+    }
+
+    fn state(&self, position: &Position) -> FeatureState {
+        FeatureState::new(position.player(), position.opponent())
+    }
+
+    #[inline]
+    fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
+        state.play(square, flips)
+    }
+
+    #[inline]
+    fn pass(&self, state: &FeatureState) -> FeatureState {
+        state.pass()
+    }
+
+    #[inline]
+    fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
+        Neural::score_indices(&state.mine, position.player(), position.opponent())
+    }
+
+    #[inline]
+    fn leaf_score(&self, state: &FeatureState, child: &Position, square: usize, flips: u64) -> i32 {
+        let mine = state.mine_after(square, flips);
+        Neural::score_indices(&mine, child.player(), child.opponent())
+    }
+}
