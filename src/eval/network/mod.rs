@@ -180,9 +180,46 @@ impl Network {
     }
 
     /// The score of `player` to move against `opponent` whose placement indices are `mine`,
-    /// in hundredths of a disc.
+    /// in hundredths of a disc: the copy compiled for the CPU level the engine runs at
+    /// (`board::cpu::isa`, the one dispatch the search's copies also follow), whose row sums
+    /// and dense layer are that level's vector instructions.
     #[inline]
     pub fn score_indices(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        match crate::board::cpu::isa() {
+            // SAFETY: each copy is safe code compiled for a level's instructions; `isa` chose
+            // the level this CPU runs (checked at start), which is all they ask.
+            crate::board::cpu::Isa::Avx512 => {
+                return unsafe { self.score_avx512(mine, player, opponent) };
+            }
+            // SAFETY: as above.
+            crate::board::cpu::Isa::Avx2 => {
+                return unsafe { self.score_avx2(mine, player, opponent) };
+            }
+            crate::board::cpu::Isa::Baseline => {}
+        }
+        self.score_portable(mine, player, opponent)
+    }
+
+    /// [`Network::score_indices`] for x86-64-v3.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn score_avx2(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        self.score_portable(mine, player, opponent)
+    }
+
+    /// [`Network::score_indices`] for x86-64-v4 (with the GFNI the search's copy also takes).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
+    )]
+    fn score_avx512(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        self.score_portable(mine, player, opponent)
+    }
+
+    /// The layers in plain loops, for the compiler to vectorise at the level of the caller.
+    #[inline(always)]
+    fn score_portable(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         let rows = input_rows(mine, player, opponent);
         let empties = (!(player | opponent)).count_ones();
         match self.shape.width {
@@ -199,7 +236,7 @@ impl Network {
 
     /// The layers, for a width known at compile time: the row sum and the dense layers are
     /// loops the compiler turns into vector instructions of the CPU level it compiles for.
-    #[inline]
+    #[inline(always)]
     fn forward<const W: usize>(&self, rows: &[u32; INPUTS], empties: u32) -> i32 {
         let bucket = bucket_of(empties, self.shape.buckets);
         let table = &self.embedding[bucket * ROWS * W..(bucket + 1) * ROWS * W];
