@@ -187,13 +187,13 @@ impl Network {
     pub fn score_indices(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         #[cfg(target_arch = "x86_64")]
         match crate::board::cpu::isa() {
-            // SAFETY: each copy is safe code compiled for a level's instructions; `isa` chose
-            // the level this CPU runs (checked at start), which is all they ask.
             crate::board::cpu::Isa::Avx512 => {
+                // SAFETY: each copy is safe code compiled for a level's instructions; `isa`
+                // chose the level this CPU runs (checked at start), which is all they ask.
                 return unsafe { self.score_avx512(mine, player, opponent) };
             }
-            // SAFETY: as above.
             crate::board::cpu::Isa::Avx2 => {
+                // SAFETY: as above.
                 return unsafe { self.score_avx2(mine, player, opponent) };
             }
             crate::board::cpu::Isa::Baseline => {}
