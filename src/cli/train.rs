@@ -103,7 +103,7 @@ pub struct TrainArgs {
     /// `net`: the width of the rows, 16, 32 or 64 (default 32).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(super) width: Option<String>,
-    /// `net`: units of the dense layer, 1 to 64 (default 16).
+    /// `net`: units of the dense layer, 8, 16 or 32 (default 16).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(super) hidden: Option<String>,
     /// `net`: phase buckets (tables of rows by empties), 1 to 16 (default 4).

@@ -48,6 +48,9 @@ fn settings(args: &TrainArgs, out: &str) -> Result<NetSettings, CliError> {
     }
     if let Some(h) = &args.hidden {
         s.shape.hidden = parse_in_range(h, "hidden", 1..=64)? as usize;
+        if !crate::eval::network::HIDDENS.contains(&s.shape.hidden) {
+            return Err(error(format!("bad --hidden {h}: expected 8, 16 or 32")));
+        }
     }
     if let Some(b) = &args.buckets {
         s.shape.buckets = parse_in_range(b, "buckets", 1..=16)? as usize;

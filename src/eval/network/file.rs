@@ -62,7 +62,7 @@ impl Network {
         for bucket in 0..shape.buckets {
             for &row in &stored {
                 let at = (bucket * ROWS + row) * w;
-                for v in &self.embedding[at..at + w] {
+                for v in &self.embedding()[at..at + w] {
                     body.extend_from_slice(&v.to_le_bytes());
                 }
             }

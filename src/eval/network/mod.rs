@@ -25,8 +25,11 @@
 //! third of the placements, so updating the sum costs about as much as making it; the
 //! indices are what is kept incrementally, and the sum is made at each evaluation.
 
+mod aligned;
 pub mod file;
 pub mod inputs;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 
 pub use file::{NETWORK_MAGIC, read_network_file};
 pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
@@ -34,6 +37,7 @@ pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
 use super::evaluator::Evaluator;
 use super::features::{FeatureState, LANES};
 use crate::board::Position;
+use aligned::AlignedI16;
 use std::sync::OnceLock;
 
 /// Activations and rows: this many per unit (a clipped ReLU's top).
@@ -46,8 +50,10 @@ pub const OUTPUT_ONE: i32 = 1 << 11;
 pub const OUTPUT_DISCS: f32 = 32.0;
 /// The widths the evaluation is compiled for.
 pub const WIDTHS: [usize; 3] = [16, 32, 64];
+/// The units of the dense layer the evaluation is compiled for.
+pub const HIDDENS: [usize; 3] = [8, 16, 32];
 /// The most units of the dense layer.
-pub const MAX_HIDDEN: usize = 64;
+pub const MAX_HIDDEN: usize = 32;
 /// The most phase buckets.
 pub const MAX_BUCKETS: usize = 16;
 /// Scores stay within this many hundredths of a disc.
@@ -58,7 +64,7 @@ const SCORE_LIMIT: i64 = 6400;
 pub struct NetShape {
     /// The rows' width (one of [`WIDTHS`]).
     pub width: usize,
-    /// Units of the dense layer (1 to [`MAX_HIDDEN`]).
+    /// Units of the dense layer (one of [`HIDDENS`]).
     pub hidden: usize,
     /// Phase buckets (1 to [`MAX_BUCKETS`]).
     pub buckets: usize,
@@ -104,11 +110,15 @@ const _: () = assert!(48 * ROW_LIMIT + EMPTIES_ROW_LIMIT <= i16::MAX as i32);
 pub struct Network {
     shape: NetShape,
     /// `buckets × ROWS × width`: the rows; each empties row has its bucket's bias added.
-    embedding: Vec<i16>,
+    embedding: AlignedI16,
     /// `buckets × hidden × width`.
     dense: Vec<i16>,
     /// `buckets × hidden`, at [`ACTIVATION_ONE`].
     dense_bias: Vec<i32>,
+    /// The dense layer as the evaluation reads it: per bucket, per pair of inputs, each
+    /// unit's two weights side by side (`buckets × width/2 × hidden × 2`), so that a pair of
+    /// activations multiplies every unit's pair in one multiply-add of 16-bit lanes.
+    dense_pairs: AlignedI16,
     /// `STAGES × hidden`.
     output: Vec<i16>,
     /// `STAGES`, at `ACTIVATION_ONE × OUTPUT_ONE`.
@@ -119,6 +129,24 @@ pub struct Network {
 const DENSE_BIAS_LIMIT: i32 = 1 << 20;
 /// The most an output bias may be.
 const OUTPUT_BIAS_LIMIT: i32 = 1 << 30;
+
+/// Calls `$method::<W, H>` with the network's width and hidden units as constants: one copy
+/// of the layers per shape, so that their loops have fixed lengths.
+macro_rules! by_shape {
+    ($net:ident, $method:ident, $($arg:expr),*) => {
+        match ($net.shape.width, $net.shape.hidden) {
+            (16, 8) => $net.$method::<16, 8>($($arg),*),
+            (16, 16) => $net.$method::<16, 16>($($arg),*),
+            (16, _) => $net.$method::<16, 32>($($arg),*),
+            (32, 8) => $net.$method::<32, 8>($($arg),*),
+            (32, 16) => $net.$method::<32, 16>($($arg),*),
+            (32, _) => $net.$method::<32, 32>($($arg),*),
+            (_, 8) => $net.$method::<64, 8>($($arg),*),
+            (_, 16) => $net.$method::<64, 16>($($arg),*),
+            (_, _) => $net.$method::<64, 32>($($arg),*),
+        }
+    };
+}
 
 impl Network {
     /// A network from its parts, checked: lengths agree with `shape`, and no value could
@@ -164,14 +192,29 @@ impl Network {
         if output_bias.iter().any(|v| v.abs() > OUTPUT_BIAS_LIMIT) {
             return Err("an output bias out of range".into());
         }
+        let mut dense_pairs = vec![0i16; dense.len()];
+        for bucket in 0..b {
+            for j in 0..h {
+                for i in 0..w {
+                    let to = bucket * w * h + (i / 2) * 2 * h + 2 * j + i % 2;
+                    dense_pairs[to] = dense[(bucket * h + j) * w + i];
+                }
+            }
+        }
         Ok(Network {
             shape,
-            embedding,
+            embedding: AlignedI16::new(&embedding),
+            dense_pairs: AlignedI16::new(&dense_pairs),
             dense,
             dense_bias,
             output,
             output_bias,
         })
+    }
+
+    /// The rows of every bucket (`buckets × ROWS × width`), the biases in the empties rows.
+    pub fn embedding(&self) -> &[i16] {
+        self.embedding.as_slice()
     }
 
     /// The network's shape.
@@ -205,7 +248,9 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn score_avx2(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        self.score_portable(mine, player, opponent)
+        let (rows, bucket, stage) = self.inputs(mine, player, opponent);
+        let sum = by_shape!(self, hidden_avx2, &rows, bucket, stage);
+        self.finish(sum, stage)
     }
 
     /// [`Network::score_indices`] for x86-64-v4 (with the GFNI the search's copy also takes).
@@ -214,19 +259,9 @@ impl Network {
         enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
     )]
     fn score_avx512(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        self.score_portable(mine, player, opponent)
-    }
-
-    /// The layers in plain loops, for the compiler to vectorise at the level of the caller.
-    #[inline(always)]
-    fn score_portable(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        let rows = input_rows(mine, player, opponent);
-        let empties = (!(player | opponent)).count_ones();
-        match self.shape.width {
-            16 => self.forward::<16>(&rows, empties),
-            32 => self.forward::<32>(&rows, empties),
-            _ => self.forward::<64>(&rows, empties),
-        }
+        let (rows, bucket, stage) = self.inputs(mine, player, opponent);
+        let sum = by_shape!(self, hidden_avx2, &rows, bucket, stage);
+        self.finish(sum, stage)
     }
 
     /// The score of `player` to move against `opponent`, from scratch.
@@ -234,12 +269,69 @@ impl Network {
         self.score_indices(&FeatureState::new(player, opponent).mine, player, opponent)
     }
 
-    /// The layers, for a width known at compile time: the row sum and the dense layers are
-    /// loops the compiler turns into vector instructions of the CPU level it compiles for.
+    /// The layers in plain loops (every CPU without a copy of its own).
     #[inline(always)]
-    fn forward<const W: usize>(&self, rows: &[u32; INPUTS], empties: u32) -> i32 {
-        let bucket = bucket_of(empties, self.shape.buckets);
-        let table = &self.embedding[bucket * ROWS * W..(bucket + 1) * ROWS * W];
+    fn score_portable(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        let (rows, bucket, stage) = self.inputs(mine, player, opponent);
+        let sum = by_shape!(self, hidden_portable, &rows, bucket, stage);
+        self.finish(sum, stage)
+    }
+
+    /// The rows a position reads, its bucket and its stage.
+    #[inline(always)]
+    fn inputs(
+        &self,
+        mine: &[u16; LANES],
+        player: u64,
+        opponent: u64,
+    ) -> ([u32; INPUTS], usize, usize) {
+        let empties = (!(player | opponent)).count_ones();
+        let rows = input_rows(mine, player, opponent);
+        (
+            rows,
+            bucket_of(empties, self.shape.buckets),
+            empties.min(60) as usize,
+        )
+    }
+
+    /// The score from the output before its bias (`sum`, at `ACTIVATION_ONE × OUTPUT_ONE`),
+    /// in hundredths of a disc.
+    #[inline(always)]
+    fn finish(&self, sum: i32, stage: usize) -> i32 {
+        // Units of OUTPUT_DISCS discs at ACTIVATION_ONE × OUTPUT_ONE, to hundredths of a disc.
+        let scale = i64::from(ACTIVATION_ONE) * i64::from(OUTPUT_ONE);
+        let total = i64::from(sum) + i64::from(self.output_bias[stage]);
+        let centidiscs = total * (OUTPUT_DISCS as i64 * 100);
+        (centidiscs.div_euclid(scale)).clamp(-SCORE_LIMIT, SCORE_LIMIT) as i32
+    }
+
+    /// The AVX2 layers (`simd.rs`) of a bucket and stage.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn hidden_avx2<const W: usize, const H: usize>(
+        &self,
+        rows: &[u32; INPUTS],
+        bucket: usize,
+        stage: usize,
+    ) -> i32 {
+        simd::hidden_output::<W, H>(
+            &self.embedding.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W],
+            rows,
+            &self.dense_pairs.as_slice()[bucket * W * H..][..W * H],
+            &self.dense_bias[bucket * H..][..H],
+            &self.output[stage * H..][..H],
+        )
+    }
+
+    /// The row sum and the dense layer in plain loops, a unit at a time.
+    #[inline(always)]
+    fn hidden_portable<const W: usize, const H: usize>(
+        &self,
+        rows: &[u32; INPUTS],
+        bucket: usize,
+        stage: usize,
+    ) -> i32 {
+        let table = &self.embedding.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
         let mut sum = [0i16; W];
         for &row in rows {
             let row: &[i16; W] = table[row as usize * W..][..W].try_into().expect("width");
@@ -251,25 +343,20 @@ impl Network {
         for i in 0..W {
             active[i] = sum[i].clamp(0, ACTIVATION_ONE as i16);
         }
-        let hidden = self.shape.hidden;
-        let dense = &self.dense[bucket * hidden * W..][..hidden * W];
-        let bias = &self.dense_bias[bucket * hidden..][..hidden];
-        let stage = empties.min(60) as usize;
-        let output = &self.output[stage * hidden..][..hidden];
-        let mut out = i64::from(self.output_bias[stage]);
-        for j in 0..hidden {
+        let dense = &self.dense[bucket * H * W..][..H * W];
+        let bias = &self.dense_bias[bucket * H..][..H];
+        let output = &self.output[stage * H..][..H];
+        let mut out = 0i32;
+        for j in 0..H {
             let weights: &[i16; W] = dense[j * W..][..W].try_into().expect("width");
             let mut z = 0i32;
             for i in 0..W {
                 z += i32::from(active[i]) * i32::from(weights[i]);
             }
             let unit = ((z >> HIDDEN_ONE.trailing_zeros()) + bias[j]).clamp(0, ACTIVATION_ONE);
-            out += i64::from(unit) * i64::from(output[j]);
+            out += unit * i32::from(output[j]);
         }
-        // Units of OUTPUT_DISCS discs at ACTIVATION_ONE × OUTPUT_ONE, to hundredths of a disc.
-        let scale = i64::from(ACTIVATION_ONE) * i64::from(OUTPUT_ONE);
-        let centidiscs = out * (OUTPUT_DISCS as i64 * 100);
-        (centidiscs.div_euclid(scale)).clamp(-SCORE_LIMIT, SCORE_LIMIT) as i32
+        out
     }
 }
 
