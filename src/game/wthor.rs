@@ -1,9 +1,12 @@
 //! WTHOR game files (the French Othello Federation's archive format, described in
-//! ../shared/data/wthor/README.md): the reader and the replay of its games, which `datagen`
-//! labels.
+//! data/wthor/README.md): the reader and the replay of its games, which `datagen` labels.
 
 use crate::board::{Move, Position, Square};
 use std::path::{Path, PathBuf};
+
+/// The WTHOR folder the commands read unless `--wthor` names another: the repository's copy,
+/// from the top of a checkout.
+pub const DEFAULT_WTHOR_DIR: &str = "data/wthor";
 
 /// One game of a WTHOR file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +30,7 @@ pub struct WthorFile {
     pub games: Vec<WthorGame>,
 }
 
-/// Reads a `.wtb` game file (format in ../shared/data/wthor/README.md).
+/// Reads a `.wtb` game file (format in data/wthor/README.md).
 pub fn parse_wthor(bytes: &[u8]) -> Result<WthorFile, String> {
     const HEADER: usize = 16;
     const RECORD: usize = 68;

@@ -1,5 +1,5 @@
-//! The WTHOR reader against the facts its README states about the shared game files, and the
-//! built-in pattern weights against exact endgame scores.
+//! The WTHOR reader against the facts its README states about the game files of data/wthor,
+//! and the built-in pattern weights against exact endgame scores.
 
 use crate::common;
 use othello_engine::eval::{Evaluator, Pattern};
@@ -7,9 +7,9 @@ use othello_engine::game::wthor::{parse_wthor, replay};
 
 #[test]
 fn every_wthor_game_replays_and_the_readme_counts_the_finished_ones() {
-    let dir = common::shared("data/wthor");
+    let dir = common::data("wthor");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("../shared/data/wthor is readable")
+        .expect("data/wthor is readable")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "wtb"))
         .collect();
