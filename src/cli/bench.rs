@@ -9,8 +9,8 @@ use crate::eval::pattern::PatternWeights;
 use crate::search::{Limits, PhaseLevel, Searcher, parse_threads};
 use clap::Args;
 
-/// The positions `bench` searches: ../shared/positions/midgame10.obf, copied into the crate.
-const BENCH_POSITIONS: &str = include_str!("../../data/midgame10.obf");
+/// The positions `bench` searches, built into the binary so that it needs no file at run time.
+const BENCH_POSITIONS: &str = include_str!("../../data/positions/midgame10.obf");
 
 /// The table size of the signature run, in MiB.
 const BENCH_HASH_MIB: usize = 16;

@@ -9,6 +9,7 @@ use super::args::{CliError, parse_in_range};
 use super::catch_signals;
 use crate::board::{Color, Position};
 use crate::game::datagen::read_all_training_data;
+use crate::game::wthor::DEFAULT_WTHOR_DIR;
 use crate::search::Limits;
 use crate::search::probcut::{
     self, CALIBRATED_EVALUATOR, MAX_CALIBRATED_DEPTH, MIN_DEPTH, STAGES, shallow_depth,
@@ -43,7 +44,7 @@ pub struct CalibrateArgs {
     #[arg(value_name = "DATA", required = true)]
     data: Vec<String>,
     /// The WTHOR folder whose games WTHOR shards label.
-    #[arg(long, value_name = "DIR", default_value = "../shared/data/wthor")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_WTHOR_DIR)]
     wthor: String,
     /// How many positions to search, spread evenly over the files (default 600).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]

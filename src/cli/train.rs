@@ -13,6 +13,7 @@ use crate::eval::train::{
     self, DEFAULT_OPENING_EMPTIES, Method, TrainSettings, TrainingData, train_and_compare,
 };
 use crate::game::datagen::read_all_training_data;
+use crate::game::wthor::DEFAULT_WTHOR_DIR;
 use clap::{Args, ValueEnum};
 use std::path::Path;
 use std::time::Instant;
@@ -38,7 +39,7 @@ pub struct TrainArgs {
     #[arg(value_name = "DATA", required = true)]
     pub(super) data: Vec<String>,
     /// The WTHOR folder whose games WTHOR shards label.
-    #[arg(long, value_name = "DIR", default_value = "../shared/data/wthor")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_WTHOR_DIR)]
     pub(super) wthor: String,
     /// Where to write the weights (default data/pattern-weights.bin, the built-in file).
     #[arg(long, value_name = "FILE")]

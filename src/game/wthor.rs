@@ -1,9 +1,12 @@
 //! WTHOR game files (the French Othello Federation's archive format, described in
-//! ../shared/data/wthor/README.md): the reader and the replay of its games, which `datagen`
-//! labels.
+//! data/wthor/README.md): the reader and the replay of its games, which `datagen` labels.
 
 use crate::board::{Move, Position, Square};
 use std::path::{Path, PathBuf};
+
+/// The WTHOR folder the commands read unless `--wthor` names another: the repository's copy,
+/// from the top of a checkout.
+pub const DEFAULT_WTHOR_DIR: &str = "data/wthor";
 
 /// One game of a WTHOR file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +30,7 @@ pub struct WthorFile {
     pub games: Vec<WthorGame>,
 }
 
-/// Reads a `.wtb` game file (format in ../shared/data/wthor/README.md).
+/// Reads a `.wtb` game file (format in data/wthor/README.md).
 pub fn parse_wthor(bytes: &[u8]) -> Result<WthorFile, String> {
     const HEADER: usize = 16;
     const RECORD: usize = 68;
@@ -160,6 +163,22 @@ pub struct WthorFileEntry {
     pub games: Vec<WthorGame>,
 }
 
+impl WthorFileEntry {
+    /// The entry of the file at `path`, whose content is `bytes`.
+    fn parse(path: &Path, bytes: &[u8]) -> Result<WthorFileEntry, String> {
+        let file = parse_wthor(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(WthorFileEntry {
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            sha256: crate::sys::files::sha256_hex(bytes),
+            depth: file.depth,
+            games: file.games,
+        })
+    }
+}
+
 /// Every `.wtb` file of a folder in name order: the games of [`read_wthor_dir`] with the file
 /// each comes from. A game's global index counts the games of the files before it.
 #[derive(Clone, Debug)]
@@ -184,16 +203,38 @@ impl WthorFolder {
         for path in paths {
             let bytes =
                 std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let file = parse_wthor(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            files.push(WthorFileEntry {
-                name: path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                sha256: crate::sys::files::sha256_hex(&bytes),
-                depth: file.depth,
-                games: file.games,
-            });
+            files.push(WthorFileEntry::parse(&path, &bytes)?);
+        }
+        Ok(WthorFolder { files })
+    }
+
+    /// Reads the files `pins` names (name and SHA-256), in its order, from `dir`, each checked
+    /// against its digest before it is parsed: a file missing, cut short or of another issue
+    /// of the archive is named as such rather than read as other games. Files of `dir` that
+    /// `pins` does not name are not read, as game numbers count only the pinned files.
+    pub fn read_pinned(dir: &Path, pins: &[(&str, &str)]) -> Result<WthorFolder, String> {
+        if let Err(e) = std::fs::read_dir(dir) {
+            return Err(format!(
+                "cannot read the WTHOR folder {} (--wthor DIR): {e}",
+                dir.display()
+            ));
+        }
+        let mut files = Vec::with_capacity(pins.len());
+        for &(name, sha256) in pins {
+            let path = dir.join(name);
+            let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => format!("{} is missing", path.display()),
+                _ => format!("cannot read {}: {e}", path.display()),
+            })?;
+            let found = crate::sys::files::sha256_hex(&bytes);
+            if found != sha256 {
+                return Err(format!(
+                    "{} is not the file pinned ({} bytes, SHA-256 {found}; pinned {sha256})",
+                    path.display(),
+                    bytes.len()
+                ));
+            }
+            files.push(WthorFileEntry::parse(&path, &bytes)?);
         }
         Ok(WthorFolder { files })
     }

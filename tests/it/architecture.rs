@@ -15,7 +15,7 @@
 //!   checks less than the others, but a file deleted or renamed everywhere still fails.
 //!
 //! Not checked: paths outside the repository (`../shared/...`), and data files named without
-//! their folder (`fforum-20-39.obf`, of `../shared/positions/`), whose folder is only told in
+//! their folder (`fforum-20-39.obf`, of `data/positions/`), whose folder is only told in
 //! prose.
 
 use std::path::{Path, PathBuf};

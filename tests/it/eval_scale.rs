@@ -15,7 +15,7 @@ fn solved_late_positions() -> Vec<(Position, i32)> {
     let mut searcher = Searcher::new(16, None);
     let mut solved = Vec::new();
     for year in [1985, 2007, 2012] {
-        let path = common::shared(&format!("data/wthor/WTH_{year}.wtb"));
+        let path = common::data(&format!("wthor/WTH_{year}.wtb"));
         let file = parse_wthor(&std::fs::read(&path).expect("the WTHOR file is readable"))
             .expect("the WTHOR file parses");
         for (g, game) in file.games.iter().enumerate().filter(|(g, _)| g % 20 == 0) {

@@ -2,7 +2,7 @@
 //! --test it` runs them all, `cargo test --release --test it book::` one file's.
 //!
 //! * `common`: the helpers every file shares (runs of the binary, the server harness, the
-//!   `../shared` paths, a reference implementation of the rules, seeded generators).
+//!   test data's paths, a reference implementation of the rules, seeded generators).
 //! * `fuzz`: the protocol fuzzer and its model of `protocol.md`, which `protocol_fuzz` runs.
 //! * `layers`: the import rule of `src/` (board ← eval ← search ← game ← protocol, arena ← cli).
 //! * `architecture`: every path ARCHITECTURE.md names exists.

@@ -99,7 +99,7 @@ fn run_at_level(level: Option<&str>, args: &[&str]) -> (bool, String, String) {
 fn totals(level: Option<&str>) -> (String, String, String) {
     let ffo = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/positions/fforum-1-19.obf"
+        "/data/positions/fforum-1-19.obf"
     );
     let last = |args: &[&str]| {
         let (ok, stdout, stderr) = run_at_level(level, args);

@@ -1,7 +1,7 @@
 //! `othello-engine review`: the values and losses it gives against known facts (FFO #1's move
 //! values, a WTHOR game's players and score), its four outputs, batches, and bad input.
 
-use crate::common::{self, run, shared, temp_dir};
+use crate::common::{self, data, run, temp_dir};
 use othello_engine::game::ggf::parse_ggf;
 use std::process::Output;
 
@@ -64,7 +64,7 @@ fn losses_in_the_solvers_reach_are_exact_and_match_ffo() {
 
 #[test]
 fn a_wthor_game_in_every_output() {
-    let wthor = shared("data/wthor/WTH_2019.wtb");
+    let wthor = data("wthor/WTH_2019.wtb");
     let wthor = wthor.to_str().unwrap();
     let dir = temp_dir("review-wthor");
     let svg = dir.join("game.svg");
@@ -136,7 +136,7 @@ fn a_wthor_game_in_every_output() {
 
 #[test]
 fn a_batch_prints_a_line_per_game_and_a_table_per_player() {
-    let wthor = shared("data/wthor/WTH_2019.wtb");
+    let wthor = data("wthor/WTH_2019.wtb");
     let o = run(&[
         "review",
         wthor.to_str().unwrap(),

@@ -15,7 +15,7 @@ use crate::eval::EvaluatorKind;
 use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset};
 use crate::eval::pattern::PatternWeights;
 use crate::game::datagen::{DatagenSettings, in_shard, resume_point, self_play_game, wthor_game};
-use crate::game::wthor::read_wthor_dir;
+use crate::game::wthor::{DEFAULT_WTHOR_DIR, read_wthor_dir};
 use crate::search::{Limits, Searcher};
 use crate::sys::progress::Progress;
 use crate::sys::signals::exit_if_caught;
@@ -120,9 +120,6 @@ enum DatagenTool {
         wthor: String,
     },
 }
-
-/// Where the WTHOR games are unless `--wthor` says otherwise.
-const DEFAULT_WTHOR_DIR: &str = "../shared/data/wthor";
 
 /// The flags of a generation run. Values stay text here and are checked in [`run`], so that
 /// every mistake gets our own one-line message.

@@ -8,7 +8,7 @@ use crate::cli::args::{CliError, error};
 use crate::cli::catch_signals;
 use crate::eval::dataset::{Sample, read_dataset};
 use crate::game::datagen::manifest::{
-    Manifest, checked_manifest, needs_wthor, read_checked, shard_files,
+    Manifest, checked_manifest, folder_wthor, read_checked, shard_files,
 };
 use crate::game::datagen::run::{RunEnd, RunEvent, ShardRun};
 use crate::game::datagen::shard::{
@@ -270,7 +270,7 @@ pub(super) fn relabel(
     }
     std::fs::create_dir_all(out_dir).map_err(|e| error(format!("cannot create {out_dir}: {e}")))?;
     let manifest = checked_manifest(from_dir).map_err(error)?;
-    let wthor = wthor_folder(needs_wthor(&manifest).then_some(wthor_dir))?;
+    let wthor = folder_wthor(from_dir, &manifest, Path::new(wthor_dir)).map_err(error)?;
     let (stop, limits, mut searcher) = labeller(args, &settings)?;
     for entry in &manifest.shards {
         let bytes = read_checked(from_dir, entry).map_err(error)?;
@@ -377,7 +377,7 @@ pub(super) fn index(dir: &str) -> Result<(), CliError> {
 pub(super) fn folder_stats(dir: &str, wthor_dir: &str) -> Result<(), CliError> {
     let path = Path::new(dir);
     let manifest = checked_manifest(path).map_err(error)?;
-    let wthor = wthor_folder(needs_wthor(&manifest).then_some(wthor_dir))?;
+    let wthor = folder_wthor(path, &manifest, Path::new(wthor_dir)).map_err(error)?;
     let mut by_source: BTreeMap<&'static str, Vec<Sample>> = BTreeMap::new();
     let (mut bytes, mut hours) = (0u64, 0f64);
     for entry in &manifest.shards {

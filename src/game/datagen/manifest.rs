@@ -2,7 +2,9 @@
 //! SHA-256, counts, label recipe, and the command, commit and core-hours that made it. The
 //! trainer reads a folder only through its manifest, checks every file's digest, and refuses a
 //! shard the manifest does not name, a named one that is missing, and shards labelled by
-//! different recipes, so that what a set of weights was fitted to is always known.
+//! different recipes, so that what a set of weights was fitted to is always known. WTHOR
+//! shards are read with the WTHOR files they pin, and a file missing or other than pinned is
+//! refused by name before any game is read.
 
 use super::shard::{SHARD_EXTENSION, ShardHeader, ShardSource, decode_shard, read_shard_header};
 use crate::eval::dataset::Sample;
@@ -233,12 +235,48 @@ pub fn read_shard_folder(
     Ok((manifest, samples))
 }
 
-/// Whether a folder's manifest names WTHOR shards (whose reading needs the WTHOR folder).
-pub fn needs_wthor(manifest: &Manifest) -> bool {
-    manifest
+/// The WTHOR games shard `shard` labels: the files its `header` pins, read from `wthor_dir`
+/// and checked byte for byte ([`WthorFolder::read_pinned`]). A refusal names the shard and the
+/// file.
+pub fn pinned_wthor(
+    shard: &Path,
+    header: &ShardHeader,
+    wthor_dir: &Path,
+) -> Result<WthorFolder, String> {
+    if header.wthor_files.is_empty() {
+        return Err(format!(
+            "{}: a WTHOR shard that pins no WTHOR files",
+            shard.display()
+        ));
+    }
+    let pins: Vec<(&str, &str)> = header
+        .wthor_files
+        .iter()
+        .map(|f| (f.name.as_str(), f.sha256.as_str()))
+        .collect();
+    WthorFolder::read_pinned(wthor_dir, &pins)
+        .map_err(|e| format!("{}: its WTHOR games: {e}", shard.display()))
+}
+
+/// The WTHOR games the shards of folder `dir` label, as its first WTHOR shard pins them
+/// ([`pinned_wthor`]; decoding checks every other shard's pins against the same files);
+/// `None` when the folder holds no WTHOR shard.
+pub fn folder_wthor(
+    dir: &Path,
+    manifest: &Manifest,
+    wthor_dir: &Path,
+) -> Result<Option<WthorFolder>, String> {
+    let Some(entry) = manifest
         .shards
         .iter()
-        .any(|e| e.source == ShardSource::Wthor)
+        .find(|e| e.source == ShardSource::Wthor)
+    else {
+        return Ok(None);
+    };
+    let shard = dir.join(&entry.file);
+    let bytes = read_checked(dir, entry)?;
+    let (header, _) = read_shard_header(&bytes).map_err(|e| format!("{}: {e}", shard.display()))?;
+    pinned_wthor(&shard, &header, wthor_dir).map(Some)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use super::manifest;
 use super::shard;
 use crate::eval::EvaluatorKind;
 use crate::eval::dataset::{Sample, read_dataset};
-use crate::game::wthor::WthorFolder;
 use std::path::Path;
 
 /// The fingerprint of the pattern weights `eval` searches with, as this process has them (the
@@ -37,25 +36,14 @@ pub struct LabelSource {
 
 /// The labelled positions of `path` and how they were labelled: a shard folder (through its
 /// checked manifest), one shard, or a file of the 24-byte format (which names no recipe).
-/// WTHOR shards are read with the games of `wthor_dir`.
+/// WTHOR shards are read with the games of `wthor_dir`, which must hold the very files they pin.
 pub fn read_training_data(
     path: &Path,
     wthor_dir: &Path,
 ) -> Result<(LabelSource, Vec<Sample>), String> {
-    let folder = |needed: bool| -> Result<Option<WthorFolder>, String> {
-        if !needed {
-            return Ok(None);
-        }
-        WthorFolder::read(wthor_dir).map(Some).map_err(|e| {
-            format!(
-                "{}: its WTHOR shards need the WTHOR games: {e}",
-                path.display()
-            )
-        })
-    };
     if path.is_dir() {
         let manifest = manifest::checked_manifest(path)?;
-        let wthor = folder(manifest::needs_wthor(&manifest))?;
+        let wthor = manifest::folder_wthor(path, &manifest, wthor_dir)?;
         let labels = LabelSource {
             recipe: manifest.shards.first().map(|e| e.labels.clone()),
             weights: manifest.labelled_by().map(str::to_string),
@@ -66,7 +54,9 @@ pub fn read_training_data(
     if bytes.starts_with(shard::SHARD_MAGIC) {
         let (header, _) =
             shard::read_shard_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let wthor = folder(header.source == shard::ShardSource::Wthor)?;
+        let wthor = (header.source == shard::ShardSource::Wthor)
+            .then(|| manifest::pinned_wthor(path, &header, wthor_dir))
+            .transpose()?;
         return shard::decode_shard(&bytes, wthor.as_ref())
             .map(|(h, s)| {
                 // A shard made before shards named their weights has its folder's.

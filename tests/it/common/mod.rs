@@ -1,9 +1,9 @@
 //! Helpers shared by the integration tests, which reach them as `crate::common`.
 //!
-//! * here: the engine binary and the one-shot runner [`run`], [`temp_dir`], the `../shared`
-//!   paths, GTP colours and scores, the gtp-rhino lookup, SIGTERM.
+//! * here: the engine binary and the one-shot runner [`run`], [`temp_dir`], the paths of the
+//!   repository's test data, GTP colours and scores, the gtp-rhino lookup, SIGTERM.
 //! * `server`: the process harness that drives a line-protocol program (ours or a peer).
-//! * `obf`: the OBF files of `../shared/positions/`.
+//! * `obf`: the OBF files of `data/positions/`.
 //! * `reference`: a second, deliberately simple implementation of the rules.
 //! * `rng`: seeded generators.
 
@@ -64,12 +64,11 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// `../shared/<relative>` beside the crate: the positions, WTHOR games and research the tests
-/// read.
-pub fn shared(relative: &str) -> PathBuf {
+/// `data/<relative>` of the crate, wherever the tests run from: the test positions and WTHOR
+/// games are in the repository, so that a checkout alone passes its tests.
+pub fn data(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
+        .join("data")
         .join(relative)
 }
 

@@ -4,7 +4,7 @@
 //! refused in one line naming the file, with nothing overwritten.
 
 use super::{SMALL, bytes, datagen, refused};
-use crate::common::{run, shared, stop_with_sigterm, temp_dir};
+use crate::common::{data, run, stop_with_sigterm, temp_dir};
 use othello_engine::eval::dataset::read_dataset;
 use othello_engine::game::datagen::read_training_data;
 use othello_engine::game::datagen::shard::{decode_shard, read_shard_header};
@@ -24,12 +24,12 @@ fn datagen_dir(flags: &[&str], dir: &Path) {
 }
 
 fn wthor_dir() -> String {
-    shared("data/wthor").to_str().unwrap().to_string()
+    data("wthor").to_str().unwrap().to_string()
 }
 
 /// The positions of a shard folder, read as `train` reads them.
 fn folder(dir: &Path) -> Vec<othello_engine::eval::dataset::Sample> {
-    read_training_data(dir, &shared("data/wthor"))
+    read_training_data(dir, &data("wthor"))
         .unwrap_or_else(|e| panic!("{e}"))
         .1
 }

@@ -2,7 +2,7 @@
 //! the search before it.
 
 use super::{datagen, position};
-use crate::common::{shared, temp_dir};
+use crate::common::{data, temp_dir};
 use othello_engine::eval::EvaluatorKind;
 use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::search::{Limits, PhaseLevel, Searcher};
@@ -10,11 +10,7 @@ use othello_engine::search::{Limits, PhaseLevel, Searcher};
 /// With `--depth 0` the positions before the solve point keep the game's ending as their value.
 #[test]
 fn wthor_games_are_labelled_by_the_solver() {
-    let wthor = shared("data/wthor");
-    if !wthor.is_dir() {
-        eprintln!("{} missing; skipping", wthor.display());
-        return;
-    }
+    let wthor = data("wthor");
     let dir = temp_dir("datagen-wthor");
     let out = dir.join("wthor.bin");
     let flags = [
@@ -69,11 +65,7 @@ fn wthor_games_are_labelled_by_the_solver() {
 /// search at that depth (one ply: the best child's evaluation, which no table entry changes).
 #[test]
 fn wthor_positions_before_the_solve_point_are_valued_by_the_search() {
-    let wthor = shared("data/wthor");
-    if !wthor.is_dir() {
-        eprintln!("{} missing; skipping", wthor.display());
-        return;
-    }
+    let wthor = data("wthor");
     let dir = temp_dir("datagen-wthor-search");
     let out = dir.join("wthor.bin");
     let flags = [
