@@ -20,9 +20,12 @@ pub(super) fn hidden_output<const W: usize, const H: usize>(
     bias: &[i32],
     output: &[i16],
 ) -> i32 {
-    const { assert!(W % 16 == 0 && W <= 64 && H % 8 == 0 && H <= 32) };
+    const { assert!(W.is_multiple_of(16) && W <= 64 && H.is_multiple_of(8) && H <= 32) };
     let pairs = &pairs[..W * H];
-    assert!(table.as_ptr() as usize % 32 == 0 && pairs.as_ptr() as usize % 32 == 0);
+    assert!(
+        (table.as_ptr() as usize).is_multiple_of(32)
+            && (pairs.as_ptr() as usize).is_multiple_of(32)
+    );
     let (bias, output) = (&bias[..H], &output[..H]);
     let mut sum = [_mm256_setzero_si256(); 4];
     for &row in rows {
