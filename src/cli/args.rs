@@ -6,6 +6,7 @@ use crate::board::Position;
 use crate::eval::network::Network;
 use crate::eval::pattern::PatternWeights;
 use crate::search::book::Book;
+use crate::search::probcut::MpcTable;
 use crate::search::{LevelSetting, Levels, Searcher, available_threads, parse_threads};
 use clap::Args;
 use std::sync::Arc;
@@ -128,6 +129,10 @@ pub struct LevelArgs {
     /// The network of the `neural` evaluator, from FILE (written by `train --model net`).
     #[arg(long, value_name = "FILE", value_parser = network_file)]
     pub network: Option<Network>,
+    /// The Multi-ProbCut table of the `neural` evaluator's network, from FILE (written by
+    /// `mpc calibrate --eval neural`); without one, `neural` searches full width.
+    #[arg(long, value_name = "FILE", value_parser = mpc_table_file, requires = "network")]
+    pub mpc_table: Option<MpcTable>,
     /// Seed for the random evaluator and the book's random choices, for games that repeat.
     #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
@@ -211,6 +216,7 @@ impl LevelArgs {
             crate::eval::pattern::use_weights(w.clone()).map_err(error)?;
         }
         install_network(self.network.clone())?;
+        install_mpc_table(self.mpc_table.clone())?;
         let levels = self.levels();
         if [levels.opening.eval, levels.midgame.eval].contains(&crate::eval::EvaluatorKind::Neural)
         {
@@ -263,6 +269,20 @@ impl LevelArgs {
 /// `--network FILE`: a network file that `train --model net` wrote, read and checked.
 pub fn network_file(path: &str) -> Result<Network, String> {
     crate::eval::network::read_network_file(path)
+}
+
+/// `--mpc-table FILE`: a Multi-ProbCut table that `mpc calibrate` wrote, read and checked.
+pub fn mpc_table_file(path: &str) -> Result<MpcTable, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    MpcTable::from_text(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Makes `table` the `neural` evaluator's Multi-ProbCut table, if given.
+pub fn install_mpc_table(table: Option<MpcTable>) -> Result<(), CliError> {
+    match table {
+        Some(t) => crate::search::probcut::use_neural_table(t).map_err(error),
+        None => Ok(()),
+    }
 }
 
 /// Makes `network` the `neural` evaluator's, if given.

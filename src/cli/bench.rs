@@ -35,6 +35,9 @@ pub struct BenchArgs {
     /// The `neural` evaluator's network, from FILE.
     #[arg(long, value_name = "FILE", value_parser = super::args::network_file)]
     network: Option<crate::eval::network::Network>,
+    /// The `neural` evaluator's Multi-ProbCut table, from FILE.
+    #[arg(long, value_name = "FILE", value_parser = super::args::mpc_table_file, requires = "network")]
+    mpc_table: Option<crate::search::probcut::MpcTable>,
     /// Multi-ProbCut confidence in percent: 73, 87, 95, 98, 99 or 100 (default: full width).
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     selectivity: Option<String>,
@@ -62,6 +65,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         crate::eval::pattern::use_weights(w).map_err(error)?;
     }
     super::args::install_network(args.network)?;
+    super::args::install_mpc_table(args.mpc_table)?;
     if eval == EvaluatorKind::Neural {
         super::args::require_network()?;
     }

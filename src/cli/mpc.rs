@@ -62,6 +62,13 @@ pub struct CalibrateArgs {
     /// empties and shallow depth, from positions with exact labels.
     #[arg(long)]
     endgame: bool,
+    /// The evaluator to measure: `pattern` (the default; the built-in table) or `neural`
+    /// (a table for `--mpc-table` beside `--network`).
+    #[arg(long, value_name = "NAME")]
+    eval: Option<String>,
+    /// The `neural` evaluator's network, from FILE.
+    #[arg(long, value_name = "FILE", value_parser = super::args::network_file)]
+    network: Option<crate::eval::network::Network>,
     /// Go on with a run that was stopped: the positions already searched are read from
     /// `OUT.progress` (the same files, positions and depth must be given).
     #[arg(long)]
@@ -91,7 +98,28 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         Some(h) => parse_in_range(h, "hash", 1..=65_536)? as usize,
         None => 64,
     };
+    let eval = match args.eval.as_deref().map(str::trim) {
+        None | Some("pattern") => CALIBRATED_EVALUATOR,
+        Some("neural") => {
+            super::args::install_network(args.network.clone())?;
+            super::args::require_network()?;
+            crate::eval::EvaluatorKind::Neural
+        }
+        Some(other) => {
+            return Err(error(format!(
+                "bad --eval '{other}': expected pattern or neural"
+            )));
+        }
+    };
+    if eval == CALIBRATED_EVALUATOR && args.network.is_some() {
+        return Err(error("--network goes with --eval neural"));
+    }
     let out = args.out.as_deref().unwrap_or(DEFAULT_OUT);
+    if eval != CALIBRATED_EVALUATOR && args.out.is_none() {
+        return Err(error(
+            "give --out FILE: the built-in table (data/mpc-table.txt) is the pattern evaluator's",
+        ));
+    }
     let mut candidates = Vec::new();
     read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
         for s in samples {
@@ -112,7 +140,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         "searching {} of {} positions to depth {max_depth}, full width, with {}",
         chosen.len(),
         candidates.len(),
-        CALIBRATED_EVALUATOR.name()
+        eval.name()
     );
     let progress_path = format!("{out}.progress");
     let header = format!(
@@ -144,6 +172,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
     let settings = CalibrationSettings {
         max_depth,
         hash_mib: hash,
+        eval,
     };
     let mut shown = Progress::new("mpc calibrate", "positions", chosen.len(), resumed);
     let pairs = probcut_calibrate::calibrate(
@@ -174,7 +203,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         "Multi-ProbCut regressions of the search with `{}`: deep value = slope x shallow value\n\
          + offset, residuals of sigma (hundredths of a disc), per stage of 10 empties.\n\
          Made by `othello-engine mpc calibrate` from {} positions, depth {max_depth}, {:.0} s.",
-        CALIBRATED_EVALUATOR.name(),
+        eval.name(),
         chosen.len(),
         start.elapsed().as_secs_f64()
     );

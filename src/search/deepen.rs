@@ -91,7 +91,8 @@ impl EvaluatorVisitor for RootAlternatives<'_> {
 
     fn visit<E: Evaluator>(self, eval: &E) -> Vec<Move> {
         let mut stopper = Stopper::new(self.limits);
-        let selectivity = if probcut::calibrated_for::<E>() {
+        let table = probcut::table_for::<E>();
+        let selectivity = if table.is_some() {
             self.selectivity
         } else {
             Selectivity::FULL
@@ -102,7 +103,7 @@ impl EvaluatorVisitor for RootAlternatives<'_> {
             nodes: 0,
             stopper: &mut stopper,
             selectivity,
-            probcut: selectivity.is_selective().then(|| &*probcut::BUILT_IN),
+            probcut: table.filter(|_| selectivity.is_selective()),
             busy: None,
         };
         let threshold = (f64::from(self.threshold) / eval.centidiscs_per_unit()).round() as i32;
@@ -175,7 +176,8 @@ fn deepen<E: Evaluator>(
     let start = Instant::now();
     let mut planner = IterationPlanner::new(limits);
     let mut stopper = Stopper::new(limits);
-    let selectivity = if probcut::calibrated_for::<E>() {
+    let table = probcut::table_for::<E>();
+    let selectivity = if table.is_some() {
         selectivity
     } else {
         Selectivity::FULL
@@ -207,7 +209,7 @@ fn deepen<E: Evaluator>(
             break;
         }
         search.selectivity = selectivity;
-        search.probcut = selectivity.is_selective().then(|| &*probcut::BUILT_IN);
+        search.probcut = table.filter(|_| selectivity.is_selective());
         let iteration_start = Instant::now();
         let (value, best, proven) = aspiration(&mut search, position, &state, depth, guess);
         if search.stopper.stopped() && last.is_some() && !proven {

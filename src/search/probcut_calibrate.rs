@@ -11,9 +11,7 @@
 
 use super::levels::PhaseLevel;
 use super::limits::Limits;
-use super::probcut::{
-    CALIBRATED_EVALUATOR, CalibrationPairs, ENDGAME_MIN_EMPTIES, Regression, fit,
-};
+use super::probcut::{CalibrationPairs, ENDGAME_MIN_EMPTIES, Regression, fit};
 use super::report::Value;
 use super::score::WIN;
 use super::searcher::Searcher;
@@ -67,6 +65,9 @@ pub struct CalibrationSettings {
     pub max_depth: u32,
     /// The searcher's table size in MiB (cleared before each position).
     pub hash_mib: usize,
+    /// The evaluator whose searches are measured ([`CALIBRATED_EVALUATOR`] for the built-in
+    /// table).
+    pub eval: EvaluatorKind,
 }
 
 /// One position a calibration run has just searched, as its caller hears of it.
@@ -80,7 +81,7 @@ pub struct Searched<'a> {
     pub nodes: u64,
 }
 
-/// Searches each of `positions` full width with [`CALIBRATED_EVALUATOR`] to
+/// Searches each of `positions` full width with `settings.eval` to
 /// `settings.max_depth`, in order, and pairs its values by depth ([`CalibrationPairs::add`]);
 /// `pairs.table()` is then the `MpcTable`. `done[i]`, where given, holds the values of
 /// position `i` found by an earlier run (a resumed run): it is not searched again. After each
@@ -109,7 +110,7 @@ pub fn calibrate<E>(
         let depth = settings.max_depth.min(position.empty_count() - 1);
         let level = PhaseLevel {
             depth,
-            eval: CALIBRATED_EVALUATOR,
+            eval: settings.eval,
         };
         let (values, n) =
             values_by_depth(&mut searcher, position, level, settings.max_depth, limits);
@@ -192,6 +193,7 @@ pub fn calibrate_endgame(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::probcut::CALIBRATED_EVALUATOR;
     use crate::search::probcut::MIN_DEPTH;
     use crate::search::probcut::fit::tests::Mix;
 
@@ -235,6 +237,7 @@ mod tests {
         let settings = CalibrationSettings {
             max_depth: 5,
             hash_mib: 1,
+            eval: CALIBRATED_EVALUATOR,
         };
         let mut heard = Vec::new();
         let pairs = calibrate::<()>(&positions, Vec::new(), settings, &Limits::none(), |s| {
@@ -277,6 +280,7 @@ mod tests {
         let settings = CalibrationSettings {
             max_depth: 4,
             hash_mib: 1,
+            eval: CALIBRATED_EVALUATOR,
         };
         // Stopped before it starts: the resumed position is paired, nothing is searched.
         let stopped = Limits::none();

@@ -13,17 +13,19 @@
 //! The regressions are measured, not guessed: `othello-engine mpc calibrate` searches sample
 //! positions at both depths of every pair, full width, and fits the line and its sigma per
 //! stage of the game (`data/mpc-table.txt`, built into the binary). They hold for the
-//! evaluator they were measured with ([`CALIBRATED_EVALUATOR`]); other evaluators search
-//! full width.
+//! evaluator they were measured with ([`CALIBRATED_EVALUATOR`]); the `neural` evaluator cuts
+//! with a table measured for its network (`--mpc-table FILE`, [`use_neural_table`]); other
+//! evaluators search full width.
 //!
 //! **Files.** This one: the selectivity levels and the cuts of a node (midgame and endgame).
 //! `table.rs`: the table of regressions and its text form. `fit.rs`: fitting it to pairs of
 //! values. The searches that find the pairs run a whole searcher (`search/searcher/`), which
 //! itself searches with these cuts, so they sit above it, in `search/probcut_calibrate.rs`.
 
-use crate::eval::{Evaluator, EvaluatorKind, Pattern};
+use crate::eval::{Evaluator, EvaluatorKind, Neural, Pattern};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 // Seen from the rest of `search` for the calibration's tests, which draw with its `Mix`.
 pub(super) mod fit;
@@ -43,9 +45,27 @@ pub const STAGES: usize = 6;
 /// The evaluator whose scores the built-in table describes.
 pub const CALIBRATED_EVALUATOR: EvaluatorKind = EvaluatorKind::Pattern;
 
-/// Whether the built-in table describes the scores of `E` ([`CALIBRATED_EVALUATOR`]).
-pub fn calibrated_for<E: Evaluator>() -> bool {
-    E::ID == <Pattern as Evaluator>::ID
+/// The table measured for the `neural` evaluator's network, if one was given.
+static NEURAL_TABLE: OnceLock<MpcTable> = OnceLock::new();
+
+/// Makes `table` the one the `neural` evaluator cuts with, for the rest of the process.
+pub fn use_neural_table(table: MpcTable) -> Result<(), String> {
+    NEURAL_TABLE
+        .set(table)
+        .map_err(|_| "a table for the neural evaluator is already in use".to_string())
+}
+
+/// The table that describes the scores of `E`: the built-in one for
+/// [`CALIBRATED_EVALUATOR`], the network's for `neural` when one was given; `None` (full
+/// width) for the rest.
+pub fn table_for<E: Evaluator>() -> Option<&'static MpcTable> {
+    if E::ID == <Pattern as Evaluator>::ID {
+        Some(&BUILT_IN)
+    } else if E::ID == <Neural as Evaluator>::ID {
+        NEURAL_TABLE.get()
+    } else {
+        None
+    }
 }
 
 /// The selectivity levels: the confidence a cut must have, and its `t` (the quantile of the
