@@ -1,7 +1,8 @@
 //! othello-engine: an Othello (Reversi) engine that serves the NBoard and GTP protocols.
 //!
 //! Layers, each knowing only those below it: `board` (rules), `eval` (knowledge), `search`
-//! (thinking), `game` (records), then the faces: `protocol` and `arena` (peers that never
+//! (thinking) and beside it `fit` (fitting what `eval` reads), `game` (records), then the
+//! faces: `protocol` and `arena` (peers that never
 //! import each other) and `cli` (the command line). Beside them, `sys` (signals, progress on
 //! stderr, atomic files) serves the faces and imports nothing from the crate.
 

@@ -312,7 +312,7 @@ fn open_progress(
 /// per number of empties and depth, printed as a table (the endgame's cuts use a model fitted
 /// to it: `probcut::endgame_regression`). A few thousand positions take seconds.
 fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
-    use crate::eval::dataset::FLAG_EXACT;
+    use crate::fit::dataset::FLAG_EXACT;
     let wanted = match &args.positions {
         Some(n) => parse_in_range(n, "positions", 1..=1_000_000)? as usize,
         None => 2000,

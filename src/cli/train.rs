@@ -9,7 +9,7 @@ use crate::eval::features::{Counts, Shapes};
 use crate::eval::pattern::{
     COUNTS, PatternWeights, SHAPES, STAGE_EMPTIES, active_weights, wthor_weights,
 };
-use crate::eval::train::{
+use crate::fit::linear::{
     self, DEFAULT_OPENING_EMPTIES, Method, TrainSettings, TrainingData, train_and_compare,
 };
 use crate::game::datagen::read_all_training_data;
@@ -21,7 +21,7 @@ use std::time::Instant;
 /// Where the weights built into the engine live.
 const DEFAULT_OUT: &str = "data/pattern-weights.bin";
 
-/// Which label a position is trained on (the flag's words for [`train::Label`]).
+/// Which label a position is trained on (the flag's words for [`linear::Label`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Label {
     /// The exact value where known, else the mean of the search value and the game's ending.
@@ -132,12 +132,12 @@ pub(super) fn fraction(text: &str, name: &str) -> Result<f32, CliError> {
     }
 }
 
-impl From<Label> for train::Label {
-    fn from(label: Label) -> train::Label {
+impl From<Label> for linear::Label {
+    fn from(label: Label) -> linear::Label {
         match label {
-            Label::Mix => train::Label::Mix,
-            Label::Value => train::Label::Value,
-            Label::Ending => train::Label::Ending,
+            Label::Mix => linear::Label::Mix,
+            Label::Value => linear::Label::Value,
+            Label::Ending => linear::Label::Ending,
         }
     }
 }

@@ -8,7 +8,7 @@ use super::args::{CliError, error, parse_in_range, weights_file};
 use super::train::{TrainArgs, fraction};
 use crate::eval::network::read_network_file;
 use crate::eval::pattern::{PatternWeights, active_weights};
-use crate::eval::train::{DEFAULT_OPENING_EMPTIES, TrainingData};
+use crate::fit::linear::{DEFAULT_OPENING_EMPTIES, TrainingData};
 use crate::fit::net::{Bracket, Event, NetSettings, Outcome, held_out_errors, train_network};
 use crate::game::datagen::read_all_training_data;
 use crate::sys::progress::Progress;

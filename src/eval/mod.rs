@@ -15,15 +15,12 @@
 
 mod classic;
 mod counts;
-pub mod dataset;
 mod discs;
 mod evaluator;
 pub mod features;
-mod least_squares;
 pub mod network;
 pub mod pattern;
 mod state;
-pub mod train;
 mod weighted;
 mod weights;
 

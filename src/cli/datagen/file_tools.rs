@@ -2,7 +2,7 @@
 //! for the files a run writes without shards.
 
 use crate::cli::args::{CliError, error};
-use crate::eval::dataset::{DatasetWriter, read_dataset};
+use crate::fit::dataset::{DatasetWriter, read_dataset};
 use crate::game::datagen::{STATS_BRACKET, dataset_stats, merge_shards};
 use std::fs::OpenOptions;
 use std::path::Path;

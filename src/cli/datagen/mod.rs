@@ -1,7 +1,7 @@
 //! `othello-engine datagen`: training data from self-play or WTHOR games, as shards in a
 //! folder (`--out-dir DIR`, `shards.rs`) or as one file of 24-byte records (`--out FILE`), and
 //! the tools for both: `merge`, `stats`, `relabel`, `pack`, `index`. The games and labels are
-//! made in `game::datagen`, the formats are `game::datagen::shard` and `eval::dataset`; this
+//! made in `game::datagen`, the formats are `game::datagen::shard` and `fit::dataset`; this
 //! file reads the flags, keeps the output file, shows progress and stops cleanly on SIGINT or
 //! SIGTERM.
 
@@ -12,8 +12,8 @@ mod shards;
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span, weights_file};
 use super::catch_signals;
 use crate::eval::EvaluatorKind;
-use crate::eval::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset};
 use crate::eval::pattern::PatternWeights;
+use crate::fit::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset};
 use crate::game::datagen::{DatagenSettings, in_shard, resume_point, self_play_game, wthor_game};
 use crate::game::wthor::{DEFAULT_WTHOR_DIR, read_wthor_dir};
 use crate::search::{Limits, Searcher};

@@ -25,8 +25,8 @@ pub mod model;
 pub use checkpoint::Checkpoint;
 pub use model::{Layout, Model};
 
+use super::linear::{TrainSample, TrainingData};
 use crate::eval::network::{NetShape, OUTPUT_DISCS, ROWS};
-use crate::eval::train::{TrainSample, TrainingData};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;

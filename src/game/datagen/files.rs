@@ -2,7 +2,7 @@
 //! holds.
 
 use super::in_shard;
-use crate::eval::dataset::{FLAG_WTHOR, HEADER_SIZE, RECORD_SIZE, Sample, parse_dataset};
+use crate::fit::dataset::{FLAG_WTHOR, HEADER_SIZE, RECORD_SIZE, Sample, parse_dataset};
 use std::collections::HashMap;
 
 /// Where a resumed run goes on: the file is cut to `keep_bytes` (its header and every game
@@ -144,7 +144,7 @@ pub fn dataset_stats(samples: &[Sample]) -> DatasetStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::dataset::DatasetWriter;
+    use crate::fit::dataset::DatasetWriter;
 
     fn sample(game: u32, empties: u8) -> Sample {
         Sample {

@@ -7,7 +7,7 @@
 //! refused by name before any game is read.
 
 use super::shard::{SHARD_EXTENSION, ShardHeader, ShardSource, decode_shard, read_shard_header};
-use crate::eval::dataset::Sample;
+use crate::fit::dataset::Sample;
 use crate::game::wthor::WthorFolder;
 use crate::sys::files::{sha256_hex, write_atomically};
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! Training data: games played or replayed, every position labelled by our own search and
-//! exact solver, in the format of [`crate::eval::dataset`].
+//! exact solver, in the format of [`crate::fit::dataset`].
 //!
 //! **Self-play.** Game `i` of a run depends only on the run's seed and `i` (its random source is
 //! seeded with [`game_seed`], and the searcher's table is cleared before it), so a run cut into
@@ -20,7 +20,7 @@
 
 use crate::board::{Color, Move, Position, Square};
 use crate::eval::EvaluatorKind;
-use crate::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
+use crate::fit::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
 use crate::search::{EndgameMode, Limits, PhaseLevel, SearchReport, Searcher, Selectivity};
 use std::sync::atomic::Ordering;
 

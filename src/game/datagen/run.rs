@@ -4,7 +4,7 @@
 //! shard under way, and at most one game of it when the machine lives on.
 //!
 //! While a shard is being made, its finished games go to a work file
-//! (`DIR/.work/NAME.bin`, the 24-byte format of [`crate::eval::dataset`], one write per game)
+//! (`DIR/.work/NAME.bin`, the 24-byte format of [`crate::fit::dataset`], one write per game)
 //! and its core-seconds to `NAME.secs` beside it. A resumed run skips the shards already
 //! sealed (checking that they were made with the same recipe), cuts the work file back to its
 //! last whole game, plays that game again and goes on. A game depends only on the run's
@@ -18,7 +18,7 @@ use super::manifest::{Manifest, short_fingerprint};
 use super::shard::{
     MAX_SHARD_BYTES, SHARD_EXTENSION, ShardHeader, encode_shard, read_shard_header, split_games,
 };
-use crate::eval::dataset::{DatasetWriter, Sample, parse_dataset};
+use crate::fit::dataset::{DatasetWriter, Sample, parse_dataset};
 use crate::game::wthor::WthorFolder;
 use crate::sys::cpu_time::CoreClock;
 use crate::sys::files::write_atomically;

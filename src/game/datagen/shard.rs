@@ -1,7 +1,7 @@
 //! Training shards: labelled games in about one and a half bytes a position, the form in which
 //! training data lives in the repository (`data/train/`).
 //!
-//! A labelled position written out whole costs 24 bytes ([`crate::eval::dataset`]), but most
+//! A labelled position written out whole costs 24 bytes ([`crate::fit::dataset`]), but most
 //! of it is implied: the discs follow from the moves, and a self-play game's moves follow from
 //! the start. So a shard stores *games*: for a self-play game the move of each ply (as its rank
 //! among the legal moves in square order, which is small and compresses well) and for a WTHOR
@@ -22,7 +22,7 @@
 
 use super::stream::{Stream, put_varint};
 use crate::board::{Color, Move, Position};
-use crate::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
+use crate::fit::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
 use crate::game::wthor::{WthorFolder, replay};
 use flate2::Compression;
 use flate2::read::GzDecoder;

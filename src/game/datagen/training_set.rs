@@ -6,7 +6,7 @@
 use super::manifest;
 use super::shard;
 use crate::eval::EvaluatorKind;
-use crate::eval::dataset::{Sample, read_dataset};
+use crate::fit::dataset::{Sample, read_dataset};
 use std::path::Path;
 
 /// The fingerprint of the pattern weights `eval` searches with, as this process has them (the

@@ -12,7 +12,7 @@ mod wthor;
 
 use crate::common::{ENGINE, run, stop_with_sigterm, temp_dir};
 use othello_engine::board::{Color, Position};
-use othello_engine::eval::dataset::{FLAG_WTHOR, Sample, read_dataset};
+use othello_engine::fit::dataset::{FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::search::Searcher;
 use std::path::Path;
 use std::process::{Command, Output};

@@ -5,7 +5,7 @@
 
 use super::{SMALL, bytes, datagen, refused};
 use crate::common::{data, run, stop_with_sigterm, temp_dir};
-use othello_engine::eval::dataset::read_dataset;
+use othello_engine::fit::dataset::read_dataset;
 use othello_engine::game::datagen::read_training_data;
 use othello_engine::game::datagen::shard::{decode_shard, read_shard_header};
 use std::path::Path;
@@ -28,7 +28,7 @@ fn wthor_dir() -> String {
 }
 
 /// The positions of a shard folder, read as `train` reads them.
-fn folder(dir: &Path) -> Vec<othello_engine::eval::dataset::Sample> {
+fn folder(dir: &Path) -> Vec<othello_engine::fit::dataset::Sample> {
     read_training_data(dir, &data("wthor"))
         .unwrap_or_else(|e| panic!("{e}"))
         .1

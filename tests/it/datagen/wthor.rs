@@ -4,7 +4,7 @@
 use super::{datagen, position};
 use crate::common::{data, temp_dir};
 use othello_engine::eval::EvaluatorKind;
-use othello_engine::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
+use othello_engine::fit::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample, read_dataset};
 use othello_engine::search::{Limits, PhaseLevel, Searcher};
 
 /// With `--depth 0` the positions before the solve point keep the game's ending as their value.

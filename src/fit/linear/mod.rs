@@ -13,7 +13,7 @@ pub use stages::{
     Method, StageReport, TrainSample, TrainSettings, mean_error, stage_errors, train_weights,
 };
 
-use super::pattern::PatternWeights;
+use crate::eval::pattern::PatternWeights;
 
 /// What a training run gives.
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 //! which train and which are held out to measure the error ([`TrainingData::add`]).
 
 use super::TrainSample;
-use crate::eval::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
+use crate::fit::dataset::{FLAG_EXACT, FLAG_WTHOR, Sample};
 
 /// Games whose index is a multiple of this are held out to measure the error.
 pub const HOLDOUT_EVERY: u32 = 10;

@@ -6,8 +6,8 @@
 //! weights before it.
 
 use crate::eval::features::canonical_indices;
-use crate::eval::least_squares::{RidgeSettings, SparseRows, ridge_fit};
 use crate::eval::pattern::PatternWeights;
+use crate::fit::least_squares::{RidgeSettings, SparseRows, ridge_fit};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
@@ -264,7 +264,7 @@ pub fn train_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::train::tests::random_games;
+    use crate::fit::linear::tests::random_games;
 
     #[test]
     fn training_on_a_tiny_set_reduces_the_error() {
