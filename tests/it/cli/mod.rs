@@ -390,3 +390,66 @@ fn openings_build_keeps_balanced_lines_and_resumes_to_the_same_file() {
     assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn network_flags_and_files_are_refused_with_status_2() {
+    let dir = temp_dir("cli-network-refusals");
+    let garbage_file = dir.join("garbage.net");
+    std::fs::write(&garbage_file, b"no network here").expect("write");
+    let garbage = garbage_file.to_string_lossy().into_owned();
+    // A file `train` would overwrite: every refusal must leave it as it was.
+    let out_file = dir.join("kept.net");
+    std::fs::write(&out_file, b"kept").expect("write");
+    let out = out_file.to_string_lossy().into_owned();
+    let data = crate::common::data("train/pilot/d6");
+    let data = data.to_string_lossy().into_owned();
+    let train = |extra: &[&'static str]| {
+        let mut args = vec![
+            "train".to_string(),
+            data.clone(),
+            "--out".into(),
+            out.clone(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (train(&["--model", "net", "--width", "24"]), "bad --width"),
+        (train(&["--model", "net", "--hidden", "12"]), "bad --hidden"),
+        (train(&["--model", "net", "--buckets", "0"]), "bad buckets"),
+        (train(&["--model", "net", "--decay", "1.5"]), "bad --decay"),
+        (
+            train(&["--model", "net", "--ridge", "3"]),
+            "--ridge is a flag of the linear fit",
+        ),
+        (train(&["--model", "forest"]), "bad --model 'forest'"),
+        (
+            vec!["bench".into(), "--eval".into(), "neural".into()],
+            "needs --network",
+        ),
+        (
+            vec![
+                "bench".into(),
+                "--eval".into(),
+                "neural".into(),
+                "--network".into(),
+                garbage.clone(),
+            ],
+            "garbage.net",
+        ),
+        (
+            vec!["analyse".into(), "--midgame-eval".into(), "neural".into()],
+            "needs --network",
+        ),
+    ];
+    for (args, needle) in cases {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&refs);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert_eq!(std::fs::read(&out_file).expect("read"), b"kept", "{args:?}");
+    }
+}
