@@ -142,6 +142,30 @@ impl From<Label> for linear::Label {
     }
 }
 
+/// The labelled positions of `args.data`, split into training and held-out games, with a
+/// line on stderr saying how many (timed from `start`); an error when none trains.
+pub(super) fn read_data(
+    args: &TrainArgs,
+    opening_empties: u8,
+    start: Instant,
+) -> Result<TrainingData, CliError> {
+    let mut data = TrainingData::default();
+    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+        data.add(&samples, args.label.into(), opening_empties)
+    })
+    .map_err(error)?;
+    if data.train.is_empty() {
+        return Err(error("no training positions in the data"));
+    }
+    eprintln!(
+        "{} training and {} held-out positions read in {:.1} s",
+        data.train.len(),
+        data.validation.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(data)
+}
+
 /// Reads the data, trains, reports the error per stage and writes the weights.
 pub fn run(args: TrainArgs) -> Result<(), CliError> {
     match args.model.as_deref().map(str::trim) {
@@ -236,20 +260,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         }
     };
     let start = Instant::now();
-    let mut data = TrainingData::default();
-    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
-        data.add(&samples, args.label.into(), opening_empties)
-    })
-    .map_err(error)?;
-    if data.train.is_empty() {
-        return Err(error("no training positions in the data"));
-    }
-    eprintln!(
-        "{} training and {} held-out positions read in {:.1} s",
-        data.train.len(),
-        data.validation.len(),
-        start.elapsed().as_secs_f64()
-    );
+    let data = read_data(&args, opening_empties, start)?;
     println!(
         "stage  empties  positions  iterations  train-mae  held-out  held-out-mae  compare-mae (discs)"
     );

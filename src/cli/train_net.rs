@@ -8,9 +8,8 @@ use super::args::{CliError, error, parse_in_range, weights_file};
 use super::train::{TrainArgs, fraction};
 use crate::eval::network::read_network_file;
 use crate::eval::pattern::{PatternWeights, active_weights};
-use crate::fit::linear::{DEFAULT_OPENING_EMPTIES, TrainingData};
+use crate::fit::linear::DEFAULT_OPENING_EMPTIES;
 use crate::fit::net::{Bracket, Event, NetSettings, Outcome, held_out_errors, train_network};
-use crate::game::datagen::read_all_training_data;
 use crate::sys::progress::Progress;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -147,20 +146,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             }
         };
     let start = Instant::now();
-    let mut data = TrainingData::default();
-    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
-        data.add(&samples, args.label.into(), opening_empties)
-    })
-    .map_err(error)?;
-    if data.train.is_empty() {
-        return Err(error("no training positions in the data"));
-    }
-    eprintln!(
-        "{} training and {} held-out positions read in {:.1} s",
-        data.train.len(),
-        data.validation.len(),
-        start.elapsed().as_secs_f64()
-    );
+    let data = super::train::read_data(&args, opening_empties, start)?;
     let s = &settings;
     eprintln!(
         "network: width {}, hidden {}, {} buckets; {} epochs of batches of {}, rate {} (x{} an epoch), seed {}, {} threads",
