@@ -6,6 +6,7 @@ use crate::board::Color;
 use crate::game::GameRecord;
 use crate::game::clock::{TimeControl, nboard_clocks};
 use crate::game::ggf::{tag_value, write_game};
+use crate::game::ggf_date::ggf_date;
 use std::time::Duration;
 
 /// The place (`PC`) of the games a match sends and records; a record adds its game number.
@@ -20,7 +21,8 @@ pub fn write_ggf(played: &Played, names: [&str; 2], controls: [TimeControl; 2]) 
     let game = &played.game;
     let date = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+    let date = ggf_date(date);
     let result = match &game.ending {
         Ending::Finished => format!("{:+}", game.black_margin),
         Ending::Forfeit { kind, .. } if kind.is_timeout() => {
@@ -205,11 +207,28 @@ mod tests {
             record.starts_with("(;GM[Othello]PC[othello-engine match, game 12]"),
             "{record}"
         );
+        // A per-move limit has no GGF clock (NBoard showed `TI[0:00/0:01]` as 0:00 all game):
+        // no `TI`, and the limit in the comment.
+        assert!(record.contains("PB[b]PW[a]RE[+0]TY[8]"), "{record}");
         assert!(
-            record.contains("PB[b]PW[a]RE[+0]TI[0:00/0:01]TY[8]"),
+            record.ends_with("B[F5]W[D6]B[C3//0.100]CO[time control per move 1 s];)"),
             "{record}"
         );
-        assert!(record.ends_with("B[F5]W[D6]B[C3//0.100];)"), "{record}");
+        // The date in GGS's form, read back as the time it was written.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let date = parse_ggf(&record).map(|g| g.date);
+        assert!(
+            matches!(date, Ok(Some(d)) if (now - 5..=now).contains(&d)),
+            "{date:?}, now {now}: {record}"
+        );
+        let dt = record.split("DT[").nth(1).and_then(|r| r.split(']').next());
+        assert_eq!(
+            dt.map(str::len),
+            Some("2026.12.06_04:09:18.UTC".len()),
+            "{record}"
+        );
         let own = write_ggf(
             &played,
             ["b", "a"],
@@ -218,7 +237,11 @@ mod tests {
                 TimeControl::PerMove(Duration::from_secs(1)),
             ],
         );
-        assert!(own.contains("RE[+0]TB[1:00]TW[0:00/0:01]TY[8]"), "{own}");
+        assert!(own.contains("RE[+0]TB[1:00]TY[8]"), "{own}");
+        assert!(
+            own.contains("CO[time control: black 1:00, white per move 1]"),
+            "{own}"
+        );
         assert!(parse_ggf(&own).is_ok(), "{own}");
         assert!(parse_ggf(&record).is_ok(), "{record}");
         assert_eq!(ggf_game_number(&format!("{record}\n")), Some(12));

@@ -211,10 +211,11 @@ fn setup(
         for command in ["boardsize 8", "clear_board"] {
             send_required(engine, command.into(), color)?;
         }
-        if !engine.fractional_seconds && !engine.rounded_seconds {
+        if !engine.fractional_seconds {
             // Our own engine, whatever command starts it (another build of it by its path),
             // reads the clock to the millisecond, as `self:` engines are told it: whole
-            // seconds would only hide the increment it reads off the clock.
+            // seconds would only hide the increment it reads off the clock. (As a GUI's, its
+            // game clock is told in whole seconds all the same.)
             match engine.send("name", SETUP_TIMEOUT) {
                 Ok(name) => engine.fractional_seconds = name.trim() == OUR_NAME,
                 Err(EngineError::Failure(_)) => {}

@@ -20,6 +20,11 @@ pub struct ServeArgs {
     /// (`othello-engine --ponder gtp`).
     #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on", value_parser = on_off)]
     ponder: Option<bool>,
+    /// The controller's delay per move in seconds (pipes, a GUI's own turn), kept back on
+    /// every move, as chess engines' "Move Overhead" (default: what the clock reports show,
+    /// at least 15 ms under a per-move limit told to the millisecond, 200 ms in whole seconds).
+    #[arg(long, value_name = "S", value_parser = crate::search::parse_move_overhead, allow_hyphen_values = true)]
+    move_overhead: Option<std::time::Duration>,
 }
 
 /// Serves `protocol` (or the one the first input line implies) until `quit` or end of input.
@@ -36,6 +41,7 @@ pub fn run(protocol: Option<Protocol>, args: ServeArgs) -> Result<(), CliError> 
         book_randomness: args.levels.book_randomness(),
         randomness: args.levels.randomness.unwrap_or(0),
         book_path: args.levels.book_path(),
+        move_overhead: args.move_overhead,
     };
     serve(protocol, config);
     Ok(())

@@ -103,6 +103,10 @@ pub struct GtpTimeSettings {
     pub byo_yomi: f64,
     /// Moves per byo-yomi period; 0 with a positive period means no limit.
     pub stones: u32,
+    /// Whether the figures came in whole seconds (no fraction written): a GUI's clock, whose
+    /// own delay a per-move limit must leave room for ([`crate::search::GUI_DELAY`]); a
+    /// script's referee writes fractions.
+    pub whole_seconds: bool,
 }
 
 /// One player's GTP clock: seconds left, and the stones left in the byo-yomi period
@@ -172,6 +176,7 @@ impl GtpTimeSettings {
                 stall: Duration::ZERO,
                 main: clock_duration(self.byo_yomi),
                 coarse: false,
+                overhead: None,
             }
         } else if clock.seconds <= 0.0 && self.stones > 0 {
             // Main time is gone and the controller has not said so yet: the first period.
@@ -183,6 +188,7 @@ impl GtpTimeSettings {
                 stall: Duration::ZERO,
                 main: clock_duration(self.byo_yomi),
                 coarse: false,
+                overhead: None,
             }
         } else {
             TimeBudget {
@@ -199,6 +205,7 @@ impl GtpTimeSettings {
                     Duration::ZERO
                 },
                 coarse: false,
+                overhead: None,
             }
         })
     }
@@ -259,14 +266,16 @@ impl TimeControl {
 
     /// The GGF clock text (`TI`) of the game record, in the form NBoard and GGS read: whole
     /// seconds (`m:ss`; NBoard 2.0 refuses a fraction, `0:10.000`, and opens nothing), the
-    /// increment left out when it is none, as NBoard writes it; a per-move limit is an
-    /// increment on an empty clock. A figure that is not whole is rounded to the nearest
-    /// second: [`TimeControl::exact_text`] says it exactly. None without a clock.
+    /// increment left out when it is none, as NBoard writes it. A figure that is not whole is
+    /// rounded to the nearest second: [`TimeControl::exact_text`] says it exactly. None
+    /// without a clock, and none for a per-move limit: GGF's clocks are a game's (main time,
+    /// increment, grace), and the one way to write a limit a move, an increment on an empty
+    /// clock, showed in NBoard as both clocks at 0:00 all game; the limit is said in the
+    /// record's comment ([`TimeControl::exact_text`]).
     pub fn ggf_clock(&self) -> Option<String> {
         let (main, increment) = match self {
             TimeControl::Fischer { base, increment } => (*base, *increment),
-            TimeControl::PerMove(t) => (Duration::ZERO, *t),
-            TimeControl::Untimed => return None,
+            TimeControl::PerMove(_) | TimeControl::Untimed => return None,
         };
         let increment = whole_seconds(increment);
         Some(if increment == 0 {
@@ -280,8 +289,9 @@ impl TimeControl {
         })
     }
 
-    /// The time control in seconds (`10+0.1`, `per move 0.5`) when whole seconds cannot
-    /// write it, for a record to keep beside its rounded clock; none when they can.
+    /// The time control in seconds (`10+0.1`, `per move 0.5`) when a GGF clock cannot write
+    /// it (a fraction of a second, a per-move limit), for a record's comment; none when it
+    /// can.
     pub fn exact_text(&self) -> Option<String> {
         let whole = |d: Duration| d.subsec_nanos() == 0;
         match self {
@@ -292,7 +302,7 @@ impl TimeControl {
                     increment.as_secs_f64()
                 ))
             }
-            TimeControl::PerMove(t) if !whole(*t) => Some(format!("per move {}", t.as_secs_f64())),
+            TimeControl::PerMove(t) => Some(format!("per move {}", t.as_secs_f64())),
             _ => None,
         }
     }
@@ -381,6 +391,7 @@ pub fn nboard_budget(clocks: &[Option<GgfClock>; 2], record: &GameRecord) -> Opt
         stall: Duration::ZERO,
         main: clock_duration(clock.main),
         coarse: false,
+        overhead: None,
     })
 }
 
@@ -401,6 +412,7 @@ pub fn gtp_budget(
             stall: Duration::ZERO,
             main: Duration::ZERO,
             coarse: false,
+            overhead: None,
         }),
         (None, None) => None,
     }
@@ -483,7 +495,7 @@ mod tests {
             Ok((Some("1:31/0:01".into()), Some("90.6+0.5".into())))
         );
         let per_move = TimeControl::PerMove(Duration::from_millis(500));
-        assert_eq!(per_move.ggf_clock(), Some("0:00/0:01".into()));
+        assert_eq!(per_move.ggf_clock(), None);
         assert_eq!(per_move.exact_text(), Some("per move 0.5".into()));
         assert_eq!(TimeControl::Untimed.ggf_clock(), None);
         // Our own reader reads them back.

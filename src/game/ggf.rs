@@ -2,6 +2,7 @@
 //! clocks) and the records the match runner writes (`--ggf`) and sends NBoard engines.
 
 use super::clock::GgfClock;
+use super::ggf_date::parse_ggf_date;
 use super::notation::move_item;
 use super::record::GameRecord;
 use crate::board::{Color, Position};
@@ -22,6 +23,12 @@ pub struct GgfGame {
     pub clocks: [Option<GgfClock>; 2],
     /// Black's name, then White's (`PB`, `PW`), empty when the game gives none.
     pub players: [String; 2],
+    /// When the game was played (`DT`), in Unix seconds, when it says in a form we read
+    /// ([`super::ggf_date::parse_ggf_date`]).
+    pub date: Option<i64>,
+    /// What the reader left out, one line each (a clock or date in a form it does not read):
+    /// the game stands without it.
+    pub skipped: Vec<String>,
 }
 
 /// Why a GGF text was refused.
@@ -82,6 +89,8 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
     let mut start = Position::start();
     let mut clocks = [None, None];
     let mut players = [String::new(), String::new()];
+    let mut date = None;
+    let mut skipped = Vec::new();
     for &(name, value) in &properties {
         match name {
             "PB" => players[0] = value.trim().to_string(),
@@ -90,15 +99,17 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
                 return Err(GgfError(format!("unsupported game '{value}'")));
             }
             "BO" => start = board(value)?,
-            "TI" | "TB" | "TW" => {
-                let clock = GgfClock::parse(value)
-                    .ok_or_else(|| GgfError(format!("bad clock {name}[{value}]")))?;
-                match name {
-                    "TB" => clocks[0] = Some(clock),
-                    "TW" => clocks[1] = Some(clock),
-                    _ => clocks = [Some(clock), Some(clock)],
-                }
+            "TI" => match GgfClock::parse(value) {
+                Some(clock) => clocks = [Some(clock), Some(clock)],
+                None => skipped.push(format!("clock TI[{value}] not read: left out")),
+            },
+            "TB" | "TW" if GgfClock::parse(value).is_none() => {
+                skipped.push(format!("clock {name}[{value}] not read: left out"));
             }
+            "DT" => match parse_ggf_date(value) {
+                Some(seconds) => date = Some(seconds),
+                None => skipped.push(format!("date DT[{value}] not read: left out")),
+            },
             _ => {}
         }
     }
@@ -109,7 +120,9 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
             "TW" => 1,
             _ => continue,
         };
-        clocks[slot] = GgfClock::parse(value);
+        if let Some(clock) = GgfClock::parse(value) {
+            clocks[slot] = Some(clock);
+        }
     }
     let mut record = GameRecord::new(start);
     for &(name, value) in &properties {
@@ -143,6 +156,8 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
         record,
         clocks,
         players,
+        date,
+        skipped,
     })
 }
 
@@ -228,6 +243,33 @@ mod tests {
         let game = game.as_ref();
         assert_eq!(game.map(|g| g.record.moves().len()), Ok(3));
         assert_eq!(game.map(|g| g.clocks[1].map(|c| c.main)), Ok(Some(900.0)));
+        // NBoard's date, read as UTC: 2014-02-21 20:52:27.
+        assert_eq!(game.map(|g| g.date), Ok(Some(1_393_015_947)));
+        assert_eq!(game.map(|g| g.skipped.len()), Ok(0));
+    }
+
+    #[test]
+    fn clocks_and_dates_in_forms_not_read_are_left_out_and_said() {
+        let text = format!(
+            "(;GM[Othello]DT[yesterday]TI[abc]TW[x]PB[a]PW[b]TY[8]{START}B[F5]W[F6//1.5];)"
+        );
+        let game = parse_ggf(&text).map_err(|e| e.0);
+        let game = game.as_ref();
+        assert_eq!(game.map(|g| g.record.moves().len()), Ok(2));
+        assert_eq!(game.map(|g| g.clocks), Ok([None, None]));
+        assert_eq!(game.map(|g| g.date), Ok(None));
+        assert_eq!(
+            game.map(|g| g.skipped.clone()),
+            Ok(vec![
+                "date DT[yesterday] not read: left out".to_string(),
+                "clock TI[abc] not read: left out".to_string(),
+                "clock TW[x] not read: left out".to_string(),
+            ])
+        );
+        // GGS's own date form, in its zone (MST, UTC-7).
+        let text = format!("(;GM[Othello]DT[2003.12.15_12:33:18.MST]TY[8]{START};)");
+        let date = parse_ggf(&text).map(|g| g.date).map_err(|e| e.0);
+        assert_eq!(date, Ok(Some(1_071_516_798)));
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct GtpClocks {
     clocks: [Option<GtpClock>; 2],
     /// Each side's lag: what the controller charges beyond the engine's own time.
     lag: [LagMeter; 2],
+    /// The controller's delay per move as the user told it (`--move-overhead`).
+    overhead: Option<Duration>,
 }
 
 impl GtpClocks {
@@ -43,6 +45,12 @@ impl GtpClocks {
         self.settings = Some(settings);
         self.clocks = [None, None];
         self.lag.iter_mut().for_each(LagMeter::forget_move);
+    }
+
+    /// The controller's delay per move as the user tells it (`--move-overhead`,
+    /// `othello-engine-move-overhead`): kept back on every move ([`TimeBudget::overhead`]).
+    pub fn set_overhead(&mut self, overhead: Option<Duration>) {
+        self.overhead = overhead;
     }
 
     /// A new game (`clear_board`): the settings stay, the clocks start afresh.
@@ -86,7 +94,11 @@ impl GtpClocks {
         gtp_budget(self.settings, self.clocks[color.index()]).map(|budget| TimeBudget {
             lag: lag.lag(),
             stall: lag.stall(),
-            coarse: lag.coarse(),
+            // A per-move limit in whole seconds is a GUI's (Quarry's `time_settings 0 10 1`):
+            // its delay is a GUI's. Its reports, each a fresh period, show no lag.
+            coarse: lag.coarse()
+                || (budget.per_move() && self.settings.is_some_and(|s| s.whole_seconds)),
+            overhead: self.overhead,
             // GTP cannot tell an increment: the one the clock was seen to earn.
             increment: match budget.moves_to_go {
                 None => budget.increment.max(lag.increment()),

@@ -14,6 +14,7 @@ pub mod balanced;
 pub mod clock;
 pub mod datagen;
 pub mod ggf;
+pub mod ggf_date;
 pub mod gtp_clocks;
 pub mod notation;
 pub mod openings;

@@ -49,6 +49,8 @@ pub struct ServeConfig {
     pub randomness: i32,
     /// The book's file, where NBoard's `learn` saves it (none: learned lines last the session).
     pub book_path: Option<String>,
+    /// The controller's delay per move as the user told it (`--move-overhead`).
+    pub move_overhead: Option<std::time::Duration>,
 }
 
 /// Serves `forced` (or the protocol the first non-empty line implies) on stdin/stdout until
@@ -74,8 +76,13 @@ pub fn serve(forced: Option<Protocol>, config: ServeConfig) {
         Protocol::NBoard => {
             let mut session = nboard::NBoardSession::new(config.levels, output);
             session.set_book_path(config.book_path.clone());
+            session.set_overhead(config.move_overhead);
             session.run(&mut play)
         }
-        Protocol::Gtp => gtp::GtpSession::new(config.levels, output).run(&mut play),
+        Protocol::Gtp => {
+            let mut session = gtp::GtpSession::new(config.levels, output);
+            session.set_overhead(config.move_overhead);
+            session.run(&mut play)
+        }
     }
 }

@@ -18,6 +18,10 @@ pub struct Limits {
     pub soft_deadline: Option<Instant>,
     /// The search stops at this instant.
     pub hard_deadline: Option<Instant>,
+    /// Whether the time up to the hard deadline is lost if not spent (a per-move clock):
+    /// then a new depth starts whenever there is time left, since a depth cut short still
+    /// plays the best move it proved.
+    pub spend_all: bool,
 }
 
 impl Limits {

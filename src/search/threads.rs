@@ -201,6 +201,7 @@ where
         stop: Arc::new(AtomicBool::new(false)),
         soft_deadline: None,
         hard_deadline: limits.hard_deadline,
+        spend_all: limits.spend_all,
     };
     std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads)

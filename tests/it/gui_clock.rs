@@ -123,6 +123,7 @@ fn game_told(
         main,
         byo_yomi: period,
         stones,
+        whole_seconds: true,
     });
     let mut spare = f64::INFINITY;
     for empties in (2..=60).rev().step_by(2) {
@@ -195,6 +196,19 @@ fn canadian_overtime_as_quarry_keeps_it_never_runs_out() {
         for latency in [0.0, 0.05, 0.15] {
             let (spare, _) =
                 game(main, period, stones, latency, 0.005).unwrap_or_else(|e| panic!("{e}"));
+            assert!(spare > 0.0);
+        }
+    }
+}
+
+#[test]
+fn per_move_limits_as_quarry_keeps_them_never_run_out() {
+    // Quarry's per-move limit: `time_settings 0 10 1`, `time_left black 10 1` every move, in
+    // whole seconds: a GUI's, whose delay (20 to 150 ms seen) the engine cannot measure
+    // there, as every move's clock is fresh; it keeps a GUI's default delay.
+    for period in [1.0, 2.0, 5.0, 10.0] {
+        for latency in [0.0, 0.05, 0.15] {
+            let (spare, _) = game(0.0, period, 1, latency, 0.005).unwrap_or_else(|e| panic!("{e}"));
             assert!(spare > 0.0);
         }
     }
@@ -389,6 +403,7 @@ fn games_with_a_varying_gui_delay_end_with_the_reserve() {
                         main,
                         byo_yomi: 0.0,
                         stones: 0,
+                        whole_seconds: true,
                     });
                     let solved_at = 18 + 2 * (random() * 4.0) as u32;
                     for empties in (2..=60).rev().step_by(2) {

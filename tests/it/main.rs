@@ -22,6 +22,7 @@ mod eval_scale;
 mod gui_clock;
 mod layers;
 mod memory;
+mod per_move_clock;
 mod perft;
 mod ponder;
 mod portable;

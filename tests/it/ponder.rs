@@ -139,6 +139,7 @@ fn ponder_hits_and_misses_both_answer_within_the_plan() {
                 stall: Duration::ZERO,
                 main: Duration::ZERO,
                 coarse: false,
+                overhead: None,
             };
             let (_, hard) = move_time(position.empty_count(), budget);
             assert!(

@@ -39,24 +39,38 @@ impl GtpEngine {
         })
     }
 
-    /// Tells this engine its clock as GNU Quarry does: whole seconds rounded to the
+    /// Tells this engine its game clock as GNU Quarry does: whole seconds rounded to the
     /// nearest, whatever the engine could read.
     pub fn tell_like_a_gui(&mut self) {
-        self.fractional_seconds = false;
         self.rounded_seconds = true;
     }
 
-    /// `time` in seconds as this engine reads them: exact to the millisecond for engines that
-    /// take fractions, else whole seconds rounded down (at least `floor` of them).
+    /// `time` in seconds as this engine reads them: whole seconds rounded to the nearest as a
+    /// GUI tells them, else exact to the millisecond for engines that take fractions, else
+    /// whole seconds rounded down (at least `floor` of them).
     pub fn seconds(&self, time: Duration, floor: u64) -> String {
-        if self.fractional_seconds {
-            format!("{:.3}", time.as_secs_f64())
-        } else if self.rounded_seconds {
+        if self.rounded_seconds {
             ((time.as_secs_f64() + 0.5).floor() as u64)
                 .max(floor)
                 .to_string()
+        } else if self.fractional_seconds {
+            format!("{:.3}", time.as_secs_f64())
         } else {
             time.as_secs().max(floor).to_string()
+        }
+    }
+
+    /// A per-move limit `t` as this engine is told it. A GUI's is whole seconds (Quarry's
+    /// `time_settings 0 10 1`); a limit a GUI could not set (`--move-time 0.5` with
+    /// `--latency`) is told exactly to an engine that reads fractions, rather than rounded
+    /// to a second it does not have, and otherwise rounded down (at least a second).
+    fn per_move_seconds(&self, t: Duration) -> String {
+        if self.rounded_seconds && t.subsec_nanos() == 0 {
+            t.as_secs().max(1).to_string()
+        } else if self.fractional_seconds {
+            format!("{:.3}", t.as_secs_f64())
+        } else {
+            t.as_secs().max(1).to_string()
         }
     }
 
@@ -67,7 +81,9 @@ impl GtpEngine {
             TimeControl::Fischer { base, .. } => {
                 Some(format!("time_settings {} 0 0", self.seconds(base, 0)))
             }
-            TimeControl::PerMove(t) => Some(format!("time_settings 0 {} 1", self.seconds(t, 1))),
+            TimeControl::PerMove(t) => {
+                Some(format!("time_settings 0 {} 1", self.per_move_seconds(t)))
+            }
             TimeControl::Untimed => None,
         }
     }
@@ -79,7 +95,9 @@ impl GtpEngine {
             TimeControl::Fischer { .. } => {
                 Some(format!("time_left {side} {} 0", self.seconds(left, 0)))
             }
-            TimeControl::PerMove(t) => Some(format!("time_left {side} {} 1", self.seconds(t, 1))),
+            TimeControl::PerMove(t) => {
+                Some(format!("time_left {side} {} 1", self.per_move_seconds(t)))
+            }
             TimeControl::Untimed => None,
         }
     }

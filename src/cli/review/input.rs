@@ -68,6 +68,9 @@ pub fn games_of(
             let label = format!("{name} #{}", i + 1);
             match game {
                 Ok(game) => {
+                    for what in &game.skipped {
+                        log::warn!("{label}: {what}");
+                    }
                     let named = |n: &String| {
                         if n.is_empty() {
                             UNNAMED.into()

@@ -6,7 +6,7 @@ use crate::game::clock::{GtpClock, GtpTimeSettings};
 use crate::game::notation::{decimal, integer, on_off, word};
 use crate::search::LevelSetting;
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, map_res, opt, rest};
+use nom::combinator::{all_consuming, consumed, map_res, opt, rest};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
@@ -63,6 +63,9 @@ pub enum GtpCommand {
     SetThreads(usize),
     /// `othello-engine-ponder on|off`: think on the opponent's time after each move.
     SetPonder(bool),
+    /// `othello-engine-move-overhead <seconds>`: the controller's delay per move, kept back
+    /// on every move (as `--move-overhead`).
+    SetMoveOverhead(std::time::Duration),
 }
 
 /// One input line: its id, and the command or why it was refused.
@@ -149,7 +152,7 @@ type ArgumentParser = fn(&str) -> Result<GtpCommand, String>;
 /// `list_commands` prints (in this order), `known_command` consults and [`parse_line`]
 /// dispatches on. A new command is a [`GtpCommand`] variant, a row here and its arm in the
 /// session.
-const TABLE: [(&str, ArgumentParser); 24] = {
+const TABLE: [(&str, ArgumentParser); 25] = {
     use GtpCommand as C;
     [
         ("protocol_version", |a| no_arguments(a, C::ProtocolVersion)),
@@ -188,17 +191,19 @@ const TABLE: [(&str, ArgumentParser); 24] = {
             arguments(
                 a,
                 (
-                    terminated(seconds, space1),
-                    terminated(seconds, space1),
+                    terminated(consumed(seconds), space1),
+                    terminated(consumed(seconds), space1),
                     stones,
                 ),
                 "main time, byo-yomi time and stones",
             )
-            .map(|(main, byo_yomi, stones)| {
+            .map(|((main_text, main), (byo_yomi_text, byo_yomi), stones)| {
+                let whole = |text: &str| text.bytes().all(|b| b.is_ascii_digit());
                 C::TimeSettings(GtpTimeSettings {
                     main,
                     byo_yomi,
                     stones,
+                    whole_seconds: whole(main_text) && whole(byo_yomi_text),
                 })
             })
         }),
@@ -230,6 +235,10 @@ const TABLE: [(&str, ArgumentParser); 24] = {
         }),
         ("othello-engine-ponder", |a| {
             arguments(a, word, "on or off").and_then(|v| on_off(v).map(C::SetPonder))
+        }),
+        ("othello-engine-move-overhead", |a| {
+            arguments(a, word, "seconds")
+                .and_then(|s| crate::search::parse_move_overhead(s).map(C::SetMoveOverhead))
         }),
     ]
 };
@@ -326,6 +335,7 @@ mod tests {
             C::ShowBook => 21,
             C::SetThreads(_) => 22,
             C::SetPonder(_) => 23,
+            C::SetMoveOverhead(_) => 24,
         }
     }
 
@@ -344,7 +354,7 @@ mod tests {
             "2",
             "level 4",
         ];
-        let mut seen = [false; 24];
+        let mut seen = [false; 25];
         for name in COMMANDS {
             let parsed = samples.iter().find_map(|args| {
                 let line = parse_line(&format!("{name} {args}"))?;
@@ -396,8 +406,19 @@ mod tests {
             Some(Ok(GtpCommand::TimeSettings(GtpTimeSettings {
                 main: 0.0,
                 byo_yomi: 1.0,
-                stones: 0
+                stones: 0,
+                whole_seconds: true,
             })))
+        );
+        // A script's referee tells fractions: its clock is not a GUI's.
+        let Some(Ok(GtpCommand::TimeSettings(settings))) =
+            parse_line("time_settings 0 0.100 1").map(|l| l.command)
+        else {
+            panic!("time_settings 0 0.100 1 is read");
+        };
+        assert_eq!(
+            (settings.byo_yomi, settings.stones, settings.whole_seconds),
+            (0.1, 1, false)
         );
     }
 }

@@ -29,6 +29,11 @@ impl GtpSession {
         }
     }
 
+    /// The controller's delay per move as the user told it (`--move-overhead`).
+    pub fn set_overhead(&mut self, overhead: Option<std::time::Duration>) {
+        self.clocks.set_overhead(overhead);
+    }
+
     /// The current position.
     pub fn position(&self) -> Position {
         self.game.current()
@@ -147,6 +152,10 @@ impl GtpSession {
             }
             C::SetPonder(on) => {
                 play.set_ponder(on);
+                Ok(String::new())
+            }
+            C::SetMoveOverhead(overhead) => {
+                self.clocks.set_overhead(Some(overhead));
                 Ok(String::new())
             }
             C::SetThreads(threads) => {

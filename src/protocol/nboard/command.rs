@@ -3,8 +3,9 @@
 use crate::game::notation::{MoveItem, integer, move_item};
 use nom::branch::alt;
 use nom::bytes::complete::tag;
+use nom::bytes::complete::take_till1;
 use nom::character::complete::{space0, space1};
-use nom::combinator::{all_consuming, map, rest, value};
+use nom::combinator::{all_consuming, map, map_res, rest, value};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
@@ -23,6 +24,9 @@ pub enum NBoardCommand {
     SetContempt(i64),
     /// `set ponder on|off` (our extension): think on the opponent's time after each move.
     SetPonder(bool),
+    /// `set move-overhead <seconds>` (our extension): the GUI's delay per move, kept back on
+    /// every move.
+    SetMoveOverhead(std::time::Duration),
     /// `hint <n>`.
     Hint(i64),
     /// `go`.
@@ -67,6 +71,13 @@ fn command(input: &str) -> IResult<&str, NBoardCommand> {
                     alt((value(true, tag("on")), value(false, tag("off")))),
                 ),
                 NBoardCommand::SetPonder,
+            ),
+            map_res(
+                preceded(
+                    (tag("set"), space1, tag("move-overhead"), space1),
+                    take_till1(|c: char| c.is_whitespace()),
+                ),
+                |s: &str| crate::search::parse_move_overhead(s).map(NBoardCommand::SetMoveOverhead),
             ),
             map(
                 preceded((tag("move"), space1), move_item),
@@ -122,6 +133,14 @@ mod tests {
             Some(NBoardCommand::SetPonder(false))
         );
         assert_eq!(parse_command("set ponder maybe"), None);
+        assert_eq!(
+            parse_command("set move-overhead 0.15"),
+            Some(NBoardCommand::SetMoveOverhead(
+                std::time::Duration::from_millis(150)
+            ))
+        );
+        assert_eq!(parse_command("set move-overhead -1"), None);
+        assert_eq!(parse_command("set move-overhead 1e9"), None);
         assert_eq!(parse_command("go"), Some(NBoardCommand::Go));
         assert!(matches!(
             parse_command("move F5//2.449"),

@@ -9,7 +9,7 @@ use crate::game::clock::{GgfClock, nboard_budget};
 use crate::game::ggf::{GgfGame, parse_ggf};
 use crate::protocol::Output;
 use crate::protocol::play::{Begun, Controller, Listener, Progress, Think};
-use crate::search::Levels;
+use crate::search::{Levels, TimeBudget};
 
 /// An NBoard session: the game, the clocks and the levels.
 pub struct NBoardSession {
@@ -22,6 +22,8 @@ pub struct NBoardSession {
     output: Output,
     /// Where `learn` saves the book (none: learned lines last the session).
     book_path: Option<String>,
+    /// The GUI's delay per move as the user told it (`--move-overhead`, `set move-overhead`).
+    overhead: Option<std::time::Duration>,
 }
 
 impl NBoardSession {
@@ -35,7 +37,13 @@ impl NBoardSession {
             contempt: 0,
             output,
             book_path: None,
+            overhead: None,
         }
+    }
+
+    /// The GUI's delay per move as the user told it (`--move-overhead`).
+    pub fn set_overhead(&mut self, overhead: Option<std::time::Duration>) {
+        self.overhead = overhead;
     }
 
     /// Makes `learn` save the book to `path` after adding a game.
@@ -81,7 +89,15 @@ impl NBoardSession {
                 self.announce_name();
             }
             NBoardCommand::SetGame(text) => match parse_ggf(&text) {
-                Ok(GgfGame { record, clocks, .. }) => {
+                Ok(GgfGame {
+                    record,
+                    clocks,
+                    skipped,
+                    ..
+                }) => {
+                    for what in skipped {
+                        log::warn!("set game: {what}");
+                    }
                     self.game = record;
                     self.clocks = clocks;
                     play.position_changed(&self.position());
@@ -114,6 +130,7 @@ impl NBoardSession {
                 self.contempt = contempt;
             }
             NBoardCommand::SetPonder(on) => play.set_ponder(on),
+            NBoardCommand::SetMoveOverhead(overhead) => self.overhead = Some(overhead),
             NBoardCommand::Ping(n) => {
                 // The running request prints nothing more (a `go` not even its `===`).
                 play.cancel_search();
@@ -158,7 +175,10 @@ impl NBoardSession {
         let think = Think {
             position: self.position(),
             levels: self.levels,
-            budget: nboard_budget(&self.clocks, &self.game),
+            budget: nboard_budget(&self.clocks, &self.game).map(|budget| TimeBudget {
+                overhead: self.overhead,
+                ..budget
+            }),
         };
         if play.go(think, self.listener()) == Begun::Pass {
             self.output.line("=== PA");

@@ -203,7 +203,24 @@ impl Searcher {
                 };
                 self.solve_after(position, levels.endgame_mode, quick, limits, progress)
             }
-            _ => self.search(position, level, limits, progress),
+            _ => {
+                let report = self.search(position, level, limits, progress);
+                // A level's depth is a cap, not a promise: under a clock too short for it,
+                // the clock decides, and the log says so (issue 83).
+                let now = Instant::now();
+                let past = |deadline: Option<Instant>| deadline.is_some_and(|d| now >= d);
+                if report.depth < level.depth.min(position.empty_count())
+                    && (past(limits.soft_deadline) || past(limits.hard_deadline))
+                {
+                    log::info!(
+                        "the clock cut the search at depth {} of the level's {} ({:.3} s)",
+                        report.depth,
+                        level.depth,
+                        report.elapsed.as_secs_f64()
+                    );
+                }
+                report
+            }
         }
     }
 

@@ -29,6 +29,17 @@
 //! with a tenth of its clock unplanned. Reports in whole seconds hide any lag below a second
 //! until it is too late, so while they come so, a lag of [`UNSEEN_LAG`] is charged anyway.
 //!
+//! **Per-move clocks.** A clock of one move a period (GTP's `time_settings 0 T 1`, what a
+//! tournament script or `match --move-time T` sends) is spent, not planned: a move keeps back
+//! [`PER_MOVE_RESERVE_PART`] of `T` and the controller's delay, and may use the rest. The
+//! delay is what the user told (`--move-overhead`, also over GTP and NBoard), or the lag
+//! measured if more; untold, [`SCRIPT_DELAY`] when the clock comes to the millisecond (a
+//! script's referee) and [`GUI_DELAY`] when in whole seconds (a GUI's, which charges its own
+//! turn). Before this a per-move clock kept the game clock's reserve, about 70 ms a move: a
+//! third of a 0.1-second move, all of a 0.05-second one. A per-move clock tells nothing of
+//! what the controller charged (every period starts afresh), so a delay larger than the
+//! default must be told.
+//!
 //! **Iterations.** Each iteration of the deepening costs a few times the one before. The
 //! [`IterationPlanner`] predicts the next one's time from the last two and starts it only if
 //! half of it should end before the hard deadline (a depth cut short still plays the move it
@@ -66,6 +77,19 @@ const MAX_STALL_FLOOR: Duration = Duration::from_millis(400);
 /// The measured lag counted against a move is at most this (beyond it the measure is wrong,
 /// or the machine is too slow for any plan).
 const MAX_LAG: Duration = Duration::from_secs(2);
+/// A per-move clock (a period of one move) keeps back this part of it, for the search's own
+/// stop (a deadline is checked every few thousand nodes) and the reply...
+const PER_MOVE_RESERVE_PART: f64 = 0.02;
+/// ... and at least this, so that a told delay (which replaces the default) still leaves the
+/// engine's own stop and reply a few milliseconds.
+const PER_MOVE_RESERVE_MIN: Duration = Duration::from_millis(4);
+/// ... and the controller's delay, when the user told none and none was measured: a script's
+/// referee, telling its clock to the millisecond, costs a move the pipes and a process switch
+/// (a few milliseconds on a quiet machine, 10 to 15 on a loaded one)...
+pub const SCRIPT_DELAY: Duration = Duration::from_millis(15);
+/// ... and a GUI, telling it in whole seconds, its own turn too (GNU Quarry charged a move 20
+/// to 150 ms beyond the engine's watch).
+pub const GUI_DELAY: Duration = Duration::from_millis(200);
 /// The soft deadline, as a part of the move's share.
 const SOFT_PART: f64 = 1.0;
 /// The hard deadline, as a multiple of the move's share.
@@ -131,6 +155,24 @@ pub struct TimeBudget {
     pub main: Duration,
     /// Whether the clock is told in whole seconds (a GUI's): the reserve is larger.
     pub coarse: bool,
+    /// The controller's delay per move as the user told it (`--move-overhead`): charged on
+    /// every move like the measured lag (the larger of the two counts), and what a per-move
+    /// clock keeps back in place of its default ([`SCRIPT_DELAY`], [`GUI_DELAY`]).
+    pub overhead: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// Whether this clock gives each move its own time: a period of one move.
+    pub fn per_move(&self) -> bool {
+        self.moves_to_go == Some(1)
+    }
+
+    /// The delay a move of this clock keeps back for the controller: the told overhead, or
+    /// the default of a script's or a GUI's clock, or the measured lag when that is more.
+    pub fn delay(&self) -> Duration {
+        let default = if self.coarse { GUI_DELAY } else { SCRIPT_DELAY };
+        self.overhead.unwrap_or(default).max(self.lag.min(MAX_LAG))
+    }
 }
 
 /// Limits for a search of `position` with `budget` (or with no clock at all), watching `stop`.
@@ -143,8 +185,7 @@ pub fn limits_for(
     let Some(budget) = budget else {
         return Limits {
             stop,
-            soft_deadline: None,
-            hard_deadline: None,
+            ..Limits::none()
         };
     };
     let (soft, hard) = move_time(position.empty_count(), budget);
@@ -161,6 +202,7 @@ pub fn limits_for(
         stop,
         soft_deadline: now.checked_add(soft),
         hard_deadline: now.checked_add(hard),
+        spend_all: budget.per_move(),
     }
 }
 
@@ -219,7 +261,13 @@ fn planned_weights(empties: u32, total: f64, cap: f64) -> (f64, f64, bool) {
 /// the recent stall with half again when that is more. Each of the mover's moves left is
 /// then charged its lag, and this move's deadline leaves room for its own.
 pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
-    let lag = budget.lag.min(MAX_LAG);
+    if budget.per_move() {
+        return per_move_time(budget);
+    }
+    let lag = budget
+        .lag
+        .max(budget.overhead.unwrap_or_default())
+        .min(MAX_LAG);
     let overhead = OVERHEAD.max(lag * 2);
     let floor = LOW_CLOCK_FLOOR.max(budget.stall.mul_f64(1.5).min(MAX_STALL_FLOOR));
     // The sudden-death reserve is never planned while the clock is above it; a side below it
@@ -288,6 +336,39 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
     (duration(soft), duration(hard))
 }
 
+/// The soft and hard time of a move under a per-move clock: all of it but
+/// [`PER_MOVE_RESERVE_PART`] (at least [`PER_MOVE_RESERVE_MIN`]) and the controller's delay
+/// ([`TimeBudget::delay`]), both deadlines alike; the search's limits say the time is lost
+/// if not spent ([`Limits::spend_all`]), so depths start until the deadline.
+fn per_move_time(budget: TimeBudget) -> (Duration, Duration) {
+    let kept = budget
+        .remaining
+        .mul_f64(PER_MOVE_RESERVE_PART)
+        .max(PER_MOVE_RESERVE_MIN)
+        + budget.delay();
+    let usable = budget.remaining.saturating_sub(kept);
+    (usable, usable)
+}
+
+/// The most a told move overhead may be, in seconds: more is a mistake (a minute a move
+/// would leave nothing of most clocks).
+pub const MAX_MOVE_OVERHEAD_SECONDS: f64 = 10.0;
+
+/// Reads a move overhead in seconds (`--move-overhead`, GTP's `othello-engine-move-overhead`,
+/// NBoard's `set move-overhead`): 0 to [`MAX_MOVE_OVERHEAD_SECONDS`], fractions allowed.
+pub fn parse_move_overhead(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| (0.0..=MAX_MOVE_OVERHEAD_SECONDS).contains(s))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!(
+                "bad move overhead '{text}': expected seconds from 0 to {MAX_MOVE_OVERHEAD_SECONDS}"
+            )
+        })
+}
+
 /// The part of a clock that runs out for good which the plan never spends: the larger of
 /// [`SUDDEN_DEATH_RESERVE_PART`] of its main time and [`SUDDEN_DEATH_RESERVE_MIN`], and
 /// [`WHOLE_SECOND_RESERVE`] more under whole-second reports (a byo-yomi period keeps only
@@ -325,5 +406,7 @@ pub fn worth_solving(empties: u32, available: Duration) -> bool {
     expected_solve_time(empties).as_secs_f64() <= available.as_secs_f64() * SOLVE_PART
 }
 
+#[cfg(test)]
+mod per_move_tests;
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,8 @@ pub(crate) struct IterationPlanner {
     planned_soft: Option<Instant>,
     soft: Option<Instant>,
     hard: Option<Instant>,
+    /// A per-move clock's time, lost if not spent: any depth may start before the deadline.
+    spend_all: bool,
     /// The soft deadline's span from the start, as planned.
     soft_span: Duration,
     /// The last two iterations' times, newest last.
@@ -42,6 +44,7 @@ impl IterationPlanner {
             planned_soft: limits.soft_deadline,
             soft: limits.soft_deadline,
             hard: limits.hard_deadline,
+            spend_all: limits.spend_all,
             soft_span: limits
                 .soft_deadline
                 .map_or(Duration::ZERO, |s| s.saturating_duration_since(start)),
@@ -93,6 +96,9 @@ impl IterationPlanner {
     /// Whether another iteration may start now.
     pub fn may_start_next(&self) -> bool {
         let now = Instant::now();
+        if self.spend_all {
+            return self.hard.is_none_or(|hard| now < hard);
+        }
         if self.soft.is_some_and(|soft| now >= soft) {
             return false;
         }
@@ -119,6 +125,15 @@ mod tests {
         planner.finished(Duration::from_millis(160), false);
         assert!(!planner.may_start_next());
         assert!(IterationPlanner::new(&Limits::none()).may_start_next());
+        // Under a per-move clock the time is lost if not spent: the next depth starts.
+        let mut planner = IterationPlanner::new(&Limits {
+            spend_all: true,
+            ..Limits::time(Duration::from_millis(200))
+        });
+        planner.finished(Duration::from_millis(10), false);
+        planner.finished(Duration::from_millis(40), false);
+        planner.finished(Duration::from_millis(160), false);
+        assert!(planner.may_start_next());
     }
 
     #[test]

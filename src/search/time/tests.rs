@@ -34,6 +34,7 @@ fn spending(
             stall: Duration::ZERO,
             main: Duration::ZERO,
             coarse: false,
+            overhead: None,
         };
         let (soft, hard) = move_time(empties, budget);
         assert!(soft <= hard, "soft {soft:?} beyond hard {hard:?}");
@@ -84,6 +85,7 @@ fn play_with_lag(clock: f64, increment: f64, first_empties: u32, lag: Duration) 
             stall: meter.stall(),
             main: Duration::ZERO,
             coarse: false,
+            overhead: None,
         };
         let (_, hard) = move_time(empties, budget);
         least = least.min(remaining.as_secs_f64() - hard.as_secs_f64() - lag.as_secs_f64());
@@ -125,6 +127,7 @@ fn later_moves_pay_their_lag_from_their_increments() {
         stall: Duration::ZERO,
         main: Duration::ZERO,
         coarse: false,
+        overhead: None,
     };
     let (_, without) = move_time(20, budget(0.0));
     let (_, with) = move_time(20, budget(0.1));
@@ -207,6 +210,7 @@ fn one_stall_is_kept_once_not_for_every_move_left() {
         stall: meter.stall(),
         main: Duration::ZERO,
         coarse: false,
+        overhead: None,
     };
     // With the clock low, the next move leaves the stall and half again.
     let (_, hard) = move_time(20, budget(800, &meter));
@@ -245,6 +249,7 @@ fn a_low_clock_keeps_a_floor_for_stalls() {
                 stall: Duration::ZERO,
                 main: Duration::ZERO,
                 coarse: false,
+                overhead: None,
             };
             let (_, hard) = move_time(empties, budget);
             let kept = remaining.saturating_sub(hard);
@@ -277,6 +282,7 @@ fn no_plan_exceeds_the_clock_from_a_tenth_of_a_second_to_an_hour() {
                             stall: Duration::from_millis(lag * 4),
                             main: Duration::ZERO,
                             coarse: false,
+                            overhead: None,
                         };
                         let (soft, hard) = move_time(empties, budget);
                         assert!(
@@ -330,6 +336,7 @@ fn a_game_with_a_solve_spends_most_of_its_clock_and_increments() {
                 stall: Duration::ZERO,
                 main: Duration::ZERO,
                 coarse: false,
+                overhead: None,
             };
             let (soft, hard) = move_time(empties, budget);
             let used = if solved {
@@ -379,6 +386,7 @@ fn byo_yomi_periods_last_their_moves() {
             stall: Duration::ZERO,
             main: Duration::ZERO,
             coarse: false,
+            overhead: None,
         };
         let (soft, hard) = move_time(40, budget);
         assert!(soft <= hard && hard <= Duration::from_secs(30));
