@@ -8,6 +8,7 @@
 mod file_tools;
 mod pilot;
 mod shards;
+mod swing;
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span, weights_file};
 use super::catch_signals;
@@ -99,6 +100,9 @@ enum DatagenTool {
         /// The shard folder whose held-out games give the positions.
         #[arg(value_name = "DIR")]
         from: String,
+        /// Only positions with MIN to MAX empties (default all).
+        #[arg(long, value_name = "MIN-MAX")]
+        empties: Option<String>,
         #[command(flatten)]
         args: DatagenArgs,
     },
@@ -107,11 +111,14 @@ enum DatagenTool {
     #[command(args_override_self = true)]
     Compare {
         /// Shard folders labelling the same games.
-        #[arg(value_name = "DIR", required_unless_present = "weights")]
+        #[arg(value_name = "DIR", required_unless_present_any = ["weights", "networks"])]
         dirs: Vec<String>,
         /// Weights files (written by `train`) whose values of the positions are compared too.
         #[arg(long = "weights", value_name = "FILE")]
         weights: Vec<String>,
+        /// Networks (written by `train --model net`) whose values are compared too.
+        #[arg(long = "network", value_name = "FILE")]
+        networks: Vec<String>,
         /// The reference values.
         #[arg(long, value_name = "FILE")]
         reference: String,
@@ -119,6 +126,11 @@ enum DatagenTool {
         #[arg(long, value_name = "DIR", default_value = DEFAULT_WTHOR_DIR)]
         wthor: String,
     },
+    /// The parity swing: exact reference values (`datagen reference --solve-empties 30
+    /// --empties 26-30`) against the root values of searches to --depths (default 13,14) at
+    /// --selectivity (default 73): the mean signed and absolute error per depth, and between
+    /// depths of either parity.
+    Swing(swing::SwingArgs),
 }
 
 /// The flags of a generation run. Values stay text here and are checked in [`run`], so that
@@ -200,19 +212,25 @@ pub fn run(command: DatagenCommand) -> Result<(), CliError> {
             shards::pack(&file, &args, settings)
         }
         Some(DatagenTool::Index { dir }) => shards::index(&dir),
-        Some(DatagenTool::Reference { from, args }) => {
+        Some(DatagenTool::Reference {
+            from,
+            empties,
+            args,
+        }) => {
             let wthor = args
                 .wthor
                 .clone()
                 .unwrap_or_else(|| DEFAULT_WTHOR_DIR.into());
-            pilot::reference(&from, &args, &wthor)
+            pilot::reference(&from, empties.as_deref(), &args, &wthor)
         }
         Some(DatagenTool::Compare {
             dirs,
             weights,
+            networks,
             reference,
             wthor,
-        }) => pilot::compare(&reference, &dirs, &weights, &wthor),
+        }) => pilot::compare(&reference, &dirs, &weights, &networks, &wthor),
+        Some(DatagenTool::Swing(args)) => swing::run(&args),
         None => generate(command.args),
     }
 }

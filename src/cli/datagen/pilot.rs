@@ -6,7 +6,7 @@
 
 use super::DatagenArgs;
 use crate::board::{Color, Position};
-use crate::cli::args::{CliError, error, parse_in_range, weights_file};
+use crate::cli::args::{CliError, error, network_file, parse_in_range, weights_file};
 use crate::cli::catch_signals;
 use crate::fit::dataset::{DatasetWriter, Sample, read_dataset};
 use crate::fit::linear::HOLDOUT_EVERY;
@@ -30,10 +30,11 @@ const DEFAULT_SELECTIVITY: crate::search::Selectivity = crate::search::Selectivi
 
 /// `positions` of the held-out games of `samples` (every [`HOLDOUT_EVERY`]th game, as `train`
 /// holds them out), spread evenly over them in file order.
-fn held_out(samples: &[Sample], positions: usize) -> Vec<Sample> {
+fn held_out(samples: &[Sample], positions: usize, empties: (u32, u32)) -> Vec<Sample> {
     let pool: Vec<Sample> = samples
         .iter()
         .filter(|s| s.game % HOLDOUT_EVERY == 0)
+        .filter(|s| (empties.0..=empties.1).contains(&u32::from(s.empties)))
         .copied()
         .collect();
     let step = (pool.len() / positions.max(1)).max(1);
@@ -43,7 +44,16 @@ fn held_out(samples: &[Sample], positions: usize) -> Vec<Sample> {
 /// `datagen reference DIR --out FILE`: reference values of held-out positions, written as a
 /// 24-byte file (one record a position, `value` the reference and the exact flag where
 /// solved) a record at a time, so that a stopped run goes on where it stopped.
-pub(super) fn reference(dir: &str, args: &DatagenArgs, wthor_dir: &str) -> Result<(), CliError> {
+pub(super) fn reference(
+    dir: &str,
+    empties: Option<&str>,
+    args: &DatagenArgs,
+    wthor_dir: &str,
+) -> Result<(), CliError> {
+    let empties = match empties {
+        Some(text) => parse_empties_range(text)?,
+        None => (0, 60),
+    };
     let out = args
         .out
         .as_deref()
@@ -67,7 +77,13 @@ pub(super) fn reference(dir: &str, args: &DatagenArgs, wthor_dir: &str) -> Resul
         None => DEFAULT_SELECTIVITY,
     };
     let (_, samples) = read_training_data(Path::new(dir), Path::new(wthor_dir)).map_err(error)?;
-    let chosen = held_out(&samples, positions);
+    let chosen = held_out(&samples, positions, empties);
+    if chosen.is_empty() {
+        return Err(error(format!(
+            "{dir}: no held-out position has {} to {} empties",
+            empties.0, empties.1
+        )));
+    }
     let done = if Path::new(out).exists() {
         read_dataset(Path::new(out)).map_err(error)?.len()
     } else {
@@ -132,18 +148,23 @@ pub(super) fn compare(
     reference: &str,
     dirs: &[String],
     weights: &[String],
+    networks: &[String],
     wthor_dir: &str,
 ) -> Result<(), CliError> {
     let reference = read_dataset(Path::new(reference)).map_err(error)?;
+    let nets = networks
+        .iter()
+        .map(|path| network_file(path).map_err(error))
+        .collect::<Result<Vec<_>, _>>()?;
     // Every weights file is read before anything is printed: a bad one is one line.
     let tables = weights
         .iter()
         .map(|path| weights_file(path).map_err(error))
         .collect::<Result<Vec<_>, _>>()?;
-    let columns = dirs.len() + weights.len();
+    let columns = dirs.len() + weights.len() + networks.len();
     let brackets = 64 / STATS_BRACKET + 1;
     print!("{:>7} {:>9}", "empties", "positions");
-    for name in dirs.iter().chain(weights) {
+    for name in dirs.iter().chain(weights).chain(networks) {
         print!(
             " {:>14}",
             Path::new(name)
@@ -177,10 +198,18 @@ pub(super) fn compare(
         }
     }
     // A weights file's value of a position, in hundredths of a disc for the side to move.
-    for (k, table) in tables.iter().enumerate() {
+    // A network's likewise (its static value, as the search's leaves see it).
+    let scorers = tables
+        .iter()
+        .map(|t| Box::new(|p, o| t.score(p, o)) as Box<dyn Fn(u64, u64) -> i32>)
+        .chain(
+            nets.iter()
+                .map(|n| Box::new(|p, o| n.score(p, o)) as Box<dyn Fn(u64, u64) -> i32>),
+        );
+    for (k, score) in scorers.enumerate() {
         let k = dirs.len() + k;
         for r in &reference {
-            let value = f64::from(table.score(r.player, r.opponent)) / 100.0;
+            let value = f64::from(score(r.player, r.opponent)) / 100.0;
             let miss = (value - f64::from(r.value)).abs();
             rows[bracket(r)].1[k] += miss;
             totals[k] += miss;
@@ -203,4 +232,20 @@ pub(super) fn compare(
     }
     println!();
     Ok(())
+}
+
+/// `MIN-MAX` empties, within 0 to 60.
+fn parse_empties_range(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        error(format!(
+            "bad --empties '{text}': expected MIN-MAX within 0-60, e.g. 26-30"
+        ))
+    };
+    let (low, high) = text.split_once('-').ok_or_else(bad)?;
+    let low: u32 = low.trim().parse().map_err(|_| bad())?;
+    let high: u32 = high.trim().parse().map_err(|_| bad())?;
+    if low > high || high > 60 {
+        return Err(bad());
+    }
+    Ok((low, high))
 }

@@ -5,8 +5,10 @@
 //! * `wthor`: WTHOR games as the source of positions.
 //! * `consumers`: `mpc calibrate` and `train` on datagen's files.
 //! * `shards`: shard folders (`--out-dir`), their resume, and the files they refuse.
+//! * `pilot`: the label pilot's `datagen reference`, `compare` and `swing`.
 
 mod consumers;
+mod pilot;
 mod shards;
 mod wthor;
 
