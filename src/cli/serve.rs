@@ -21,8 +21,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on", value_parser = on_off)]
     ponder: Option<bool>,
     /// The controller's delay per move in seconds (pipes, a GUI's own turn), kept back on
-    /// every move, as chess engines' "Move Overhead" (default: what the clock reports show,
-    /// at least 15 ms under a per-move limit told to the millisecond, 200 ms in whole seconds).
+    /// every move, as chess engines' "Move Overhead" (default: what the clock reports show;
+    /// under a per-move limit, none when it is told to the millisecond, 200 ms in whole
+    /// seconds; the engine keeps 15 ms for its own reply besides).
     #[arg(long, value_name = "S", value_parser = crate::search::parse_move_overhead, allow_hyphen_values = true)]
     move_overhead: Option<std::time::Duration>,
 }

@@ -109,7 +109,7 @@ pub use searcher::{DEFAULT_HASH_MIB, LEARN_POSITIONS, Searcher, warm_up};
 pub use stability::stable_discs;
 pub use threads::{MAX_THREADS, available_threads, parse_threads};
 pub use time::{
-    GUI_DELAY, LagMeter, MAX_MOVE_OVERHEAD_SECONDS, SCRIPT_DELAY, TimeBudget, limits_for,
+    GUI_DELAY, LagMeter, MAX_MOVE_OVERHEAD_SECONDS, REPLY_MARGIN, TimeBudget, limits_for,
     move_time, parse_move_overhead,
 };
 pub use tt::TranspositionTable;

@@ -126,3 +126,37 @@ fn the_move_overhead_is_told_over_each_protocol_and_the_command_line() {
         assert!(stderr.contains("move overhead"), "{stderr}");
     }
 }
+
+/// A level the clock cannot let finish says so in its log: level 20 at 0.05 s a move, 20
+/// plies into a game.
+#[test]
+fn a_level_the_clock_cuts_says_so_in_its_log() {
+    let log = crate::common::temp_dir("per-move-cut").join("engine.log");
+    let log_arg = log.to_str().expect("a UTF-8 path");
+    let flags = ["gtp", "--level", "20", "--no-book", "--threads", "1"];
+    let mut s = Server::start(&[&flags[..], &["--log-file", log_arg]].concat());
+    let mut position = Position::start();
+    for ply in 0..20 {
+        let squares = position.legal_squares();
+        let Some(&square) = squares.get(ply * 7 % squares.len().max(1)) else {
+            break;
+        };
+        let mv = Move::Play(square);
+        let colour = crate::common::colour(position.side_to_move());
+        assert_eq!(s.gtp(&format!("play {colour} {mv}")), ["="]);
+        position = position.play(mv).expect("legal");
+    }
+    assert!(!position.legal_squares().is_empty(), "{position:?}");
+    assert_eq!(s.gtp("time_settings 0 0.050 1"), ["="]);
+    let colour = crate::common::colour(position.side_to_move());
+    let reply = s.gtp(&format!("genmove {colour}"));
+    let mv: Move = reply[0].trim_start_matches("= ").parse().expect("a move");
+    assert!(position.play(mv).is_ok());
+    assert_eq!(s.gtp("quit"), ["="]);
+    s.finish();
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    assert!(
+        text.contains("the clock cut the search at depth"),
+        "the log says the clock cut level 20:\n{text}"
+    );
+}

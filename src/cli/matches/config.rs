@@ -194,11 +194,11 @@ mod tests {
             ),
             (
                 &["--move-time", "-1"],
-                "bad --move-time '-1': expected seconds",
+                "bad --move-time '-1': expected seconds from 0.001 to 86400",
             ),
             (
                 &["--timeout-margin", "x"],
-                "bad --timeout-margin 'x': expected seconds",
+                "bad --timeout-margin 'x': expected seconds from 0 to 86400",
             ),
             (
                 &["--concurrency", "0"],

@@ -151,7 +151,11 @@ fn seconds(text: &str, name: &str, min: f64) -> Result<Duration, CliError> {
         .ok()
         .filter(|s| s.is_finite() && *s >= min && *s <= MAX_SECONDS)
         .map(Duration::from_secs_f64)
-        .ok_or_else(|| error(format!("bad --{name} '{text}': expected seconds")))
+        .ok_or_else(|| {
+            error(format!(
+                "bad --{name} '{text}': expected seconds from {min} to {MAX_SECONDS}"
+            ))
+        })
 }
 
 /// Runs `match` (a match, or `match merge`).

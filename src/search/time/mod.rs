@@ -31,11 +31,11 @@
 //!
 //! **Per-move clocks.** A clock of one move a period (GTP's `time_settings 0 T 1`, what a
 //! tournament script or `match --move-time T` sends) is spent, not planned: a move keeps back
-//! [`PER_MOVE_RESERVE_PART`] of `T` and the controller's delay, and may use the rest. The
-//! delay is what the user told (`--move-overhead`, also over GTP and NBoard), or the lag
-//! measured if more; untold, [`SCRIPT_DELAY`] when the clock comes to the millisecond (a
-//! script's referee) and [`GUI_DELAY`] when in whole seconds (a GUI's, which charges its own
-//! turn). Before this a per-move clock kept the game clock's reserve, about 70 ms a move: a
+//! [`PER_MOVE_RESERVE_PART`] of `T`, its own reply's margin ([`REPLY_MARGIN`]) and the
+//! controller's delay, and may use the rest. The delay is what the user told
+//! (`--move-overhead`, also over GTP and NBoard), or the lag measured if more; untold, none
+//! when the clock comes to the millisecond (a script's referee) and [`GUI_DELAY`] when in
+//! whole seconds (a GUI's, which charges its own turn). Before this a per-move clock kept the game clock's reserve, about 70 ms a move: a
 //! third of a 0.1-second move, all of a 0.05-second one. A per-move clock tells nothing of
 //! what the controller charged (every period starts afresh), so a delay larger than the
 //! default must be told.
@@ -80,15 +80,16 @@ const MAX_LAG: Duration = Duration::from_secs(2);
 /// A per-move clock (a period of one move) keeps back this part of it, for the search's own
 /// stop (a deadline is checked every few thousand nodes) and the reply...
 const PER_MOVE_RESERVE_PART: f64 = 0.02;
-/// ... and at least this, so that a told delay (which replaces the default) still leaves the
-/// engine's own stop and reply a few milliseconds.
+/// ... and at least this...
 const PER_MOVE_RESERVE_MIN: Duration = Duration::from_millis(4);
-/// ... and the controller's delay, when the user told none and none was measured: a script's
-/// referee, telling its clock to the millisecond, costs a move the pipes and a process switch
-/// (a few milliseconds on a quiet machine, 10 to 15 on a loaded one)...
-pub const SCRIPT_DELAY: Duration = Duration::from_millis(15);
-/// ... and a GUI, telling it in whole seconds, its own turn too (GNU Quarry charged a move 20
-/// to 150 ms beyond the engine's watch).
+/// ... and the engine's own reply: the search's stop, the pipes and a process switch (a few
+/// milliseconds on a quiet machine, 10 to 15 on a loaded one), whatever the controller
+/// adds...
+pub const REPLY_MARGIN: Duration = Duration::from_millis(15);
+/// ... and the controller's delay: what the user told, or the lag measured if more; untold,
+/// none for a clock told to the millisecond (a script's referee), and this for one told in
+/// whole seconds, a GUI's, which charges its own turn too (GNU Quarry charged a move 20 to
+/// 150 ms beyond the engine's watch).
 pub const GUI_DELAY: Duration = Duration::from_millis(200);
 /// The soft deadline, as a part of the move's share.
 const SOFT_PART: f64 = 1.0;
@@ -157,7 +158,7 @@ pub struct TimeBudget {
     pub coarse: bool,
     /// The controller's delay per move as the user told it (`--move-overhead`): charged on
     /// every move like the measured lag (the larger of the two counts), and what a per-move
-    /// clock keeps back in place of its default ([`SCRIPT_DELAY`], [`GUI_DELAY`]).
+    /// clock keeps back in place of its default (none, or [`GUI_DELAY`]).
     pub overhead: Option<Duration>,
 }
 
@@ -168,9 +169,14 @@ impl TimeBudget {
     }
 
     /// The delay a move of this clock keeps back for the controller: the told overhead, or
-    /// the default of a script's or a GUI's clock, or the measured lag when that is more.
+    /// the default of a script's (none) or a GUI's clock, or the measured lag when that is
+    /// more.
     pub fn delay(&self) -> Duration {
-        let default = if self.coarse { GUI_DELAY } else { SCRIPT_DELAY };
+        let default = if self.coarse {
+            GUI_DELAY
+        } else {
+            Duration::ZERO
+        };
         self.overhead.unwrap_or(default).max(self.lag.min(MAX_LAG))
     }
 }
@@ -337,14 +343,15 @@ pub fn move_time(empties: u32, budget: TimeBudget) -> (Duration, Duration) {
 }
 
 /// The soft and hard time of a move under a per-move clock: all of it but
-/// [`PER_MOVE_RESERVE_PART`] (at least [`PER_MOVE_RESERVE_MIN`]) and the controller's delay
-/// ([`TimeBudget::delay`]), both deadlines alike; the search's limits say the time is lost
+/// [`PER_MOVE_RESERVE_PART`] (at least [`PER_MOVE_RESERVE_MIN`]), [`REPLY_MARGIN`] and the
+/// controller's delay ([`TimeBudget::delay`]), both deadlines alike; the search's limits say the time is lost
 /// if not spent ([`Limits::spend_all`]), so depths start until the deadline.
 fn per_move_time(budget: TimeBudget) -> (Duration, Duration) {
     let kept = budget
         .remaining
         .mul_f64(PER_MOVE_RESERVE_PART)
         .max(PER_MOVE_RESERVE_MIN)
+        + REPLY_MARGIN
         + budget.delay();
     let usable = budget.remaining.saturating_sub(kept);
     (usable, usable)

@@ -19,11 +19,11 @@ fn match_refusals_keep_their_exact_lines() {
         ),
         (
             vec!["--move-time", "-1"],
-            "bad --move-time '-1': expected seconds".into(),
+            "bad --move-time '-1': expected seconds from 0.001 to 86400".into(),
         ),
         (
             vec!["--timeout-margin", "soon"],
-            "bad --timeout-margin 'soon': expected seconds".into(),
+            "bad --timeout-margin 'soon': expected seconds from 0 to 86400".into(),
         ),
         (
             vec!["--concurrency", "0"],
