@@ -65,9 +65,8 @@ impl GtpEngine {
     /// `--latency`) is told exactly to an engine that reads fractions, rather than rounded
     /// to a second it does not have, and otherwise rounded down (at least a second).
     fn per_move_seconds(&self, t: Duration) -> String {
-        if self.rounded_seconds && t.subsec_nanos() == 0 {
-            t.as_secs().max(1).to_string()
-        } else if self.fractional_seconds {
+        let gui_whole = self.rounded_seconds && t.subsec_nanos() == 0;
+        if self.fractional_seconds && !gui_whole {
             format!("{:.3}", t.as_secs_f64())
         } else {
             t.as_secs().max(1).to_string()

@@ -6,7 +6,7 @@
 
 use super::DatagenArgs;
 use crate::board::{Color, Position};
-use crate::cli::args::{CliError, error, network_file, parse_in_range, weights_file};
+use crate::cli::args::{CliError, error, network_file, parse_in_range, span, weights_file};
 use crate::cli::catch_signals;
 use crate::fit::dataset::{DatasetWriter, Sample, read_dataset};
 use crate::fit::linear::HOLDOUT_EVERY;
@@ -51,7 +51,7 @@ pub(super) fn reference(
     wthor_dir: &str,
 ) -> Result<(), CliError> {
     let empties = match empties {
-        Some(text) => parse_empties_range(text)?,
+        Some(text) => span(text, "empties", 0, 60)?,
         None => (0, 60),
     };
     let out = args
@@ -232,20 +232,4 @@ pub(super) fn compare(
     }
     println!();
     Ok(())
-}
-
-/// `MIN-MAX` empties, within 0 to 60.
-fn parse_empties_range(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || {
-        error(format!(
-            "bad --empties '{text}': expected MIN-MAX within 0-60, e.g. 26-30"
-        ))
-    };
-    let (low, high) = text.split_once('-').ok_or_else(bad)?;
-    let low: u32 = low.trim().parse().map_err(|_| bad())?;
-    let high: u32 = high.trim().parse().map_err(|_| bad())?;
-    if low > high || high > 60 {
-        return Err(bad());
-    }
-    Ok((low, high))
 }

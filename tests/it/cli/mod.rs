@@ -5,6 +5,18 @@ use std::process::Output;
 
 mod matches;
 
+/// Runs the binary with `args`: exit status 2 and one line on stderr holding `needle`, no
+/// panic.
+fn refused_in_one_line(args: &[String], needle: &str) {
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&refs);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    let err = stderr(&o);
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -97,13 +109,7 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["frobnicate".into()], "unknown command"),
     ];
     for (args, needle) in cases {
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = run(&refs);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        refused_in_one_line(&args, needle);
     }
 }
 
@@ -443,13 +449,7 @@ fn network_flags_and_files_are_refused_with_status_2() {
         ),
     ];
     for (args, needle) in cases {
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = run(&refs);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        refused_in_one_line(&args, needle);
         assert_eq!(std::fs::read(&out_file).expect("read"), b"kept", "{args:?}");
     }
 }
