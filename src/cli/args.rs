@@ -126,12 +126,13 @@ pub struct LevelArgs {
     /// built-in ones (the endgame solver's `pattern-full` keeps its own).
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     pub weights: Option<PatternWeights>,
-    /// The network of the `neural` evaluator, from FILE (written by `train --model net`).
+    /// The network of the `neural` evaluator (the default's), from FILE (written by `train
+    /// --model net`) instead of the built-in one.
     #[arg(long, value_name = "FILE", value_parser = network_file)]
     pub network: Option<Network>,
-    /// The Multi-ProbCut table of the `neural` evaluator's network, from FILE (written by
-    /// `mpc calibrate --eval neural`); without one, `neural` searches full width.
-    #[arg(long, value_name = "FILE", value_parser = mpc_table_file, requires = "network")]
+    /// The Multi-ProbCut table of the `neural` evaluator, from FILE (written by `mpc
+    /// calibrate --eval neural`) instead of the built-in one (made for the built-in network).
+    #[arg(long, value_name = "FILE", value_parser = mpc_table_file)]
     pub mpc_table: Option<MpcTable>,
     /// Seed for the random evaluator and the book's random choices, for games that repeat.
     #[arg(long, value_name = "N", value_parser = seed, allow_hyphen_values = true)]
@@ -209,20 +210,14 @@ impl LevelArgs {
         levels
     }
 
-    /// Makes `--weights` the `pattern` weights of this process and `--network` the `neural`
-    /// evaluator's network, if given; refuses `neural` without a network.
+    /// Makes `--weights` the `pattern` weights of this process, `--network` the `neural`
+    /// evaluator's network and `--mpc-table` its table, if given (else the built-in ones).
     pub fn install_weights(&self) -> Result<(), CliError> {
         if let Some(w) = &self.weights {
             crate::eval::pattern::use_weights(w.clone()).map_err(error)?;
         }
         install_network(self.network.clone())?;
-        install_mpc_table(self.mpc_table.clone())?;
-        let levels = self.levels();
-        if [levels.opening.eval, levels.midgame.eval].contains(&crate::eval::EvaluatorKind::Neural)
-        {
-            require_network()?;
-        }
-        Ok(())
+        install_mpc_table(self.mpc_table.clone())
     }
 
     /// A searcher with the table size, the seed and the book.
@@ -290,16 +285,6 @@ pub fn install_network(network: Option<Network>) -> Result<(), CliError> {
     match network {
         Some(n) => crate::eval::network::use_network(n).map_err(error),
         None => Ok(()),
-    }
-}
-
-/// An error unless the `neural` evaluator has a network.
-pub fn require_network() -> Result<(), CliError> {
-    match crate::eval::network::active_network() {
-        Some(_) => Ok(()),
-        None => Err(error(
-            "the neural evaluator needs --network FILE (no network is built in yet)",
-        )),
     }
 }
 

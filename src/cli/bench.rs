@@ -36,7 +36,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE", value_parser = super::args::network_file)]
     network: Option<crate::eval::network::Network>,
     /// The `neural` evaluator's Multi-ProbCut table, from FILE.
-    #[arg(long, value_name = "FILE", value_parser = super::args::mpc_table_file, requires = "network")]
+    #[arg(long, value_name = "FILE", value_parser = super::args::mpc_table_file)]
     mpc_table: Option<crate::search::probcut::MpcTable>,
     /// Multi-ProbCut confidence in percent: 73, 87, 95, 98, 99 or 100 (default: full width).
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
@@ -66,9 +66,6 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     super::args::install_network(args.network)?;
     super::args::install_mpc_table(args.mpc_table)?;
-    if eval == EvaluatorKind::Neural {
-        super::args::require_network()?;
-    }
     // The weights are inflated before the clock starts, as a server does before its first
     // command: nodes per second measure the search, not a one-time load.
     crate::search::warm_up();

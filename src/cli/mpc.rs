@@ -102,7 +102,6 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         None | Some("pattern") => CALIBRATED_EVALUATOR,
         Some("neural") => {
             super::args::install_network(args.network.clone())?;
-            super::args::require_network()?;
             crate::eval::EvaluatorKind::Neural
         }
         Some(other) => {

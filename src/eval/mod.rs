@@ -120,7 +120,7 @@ evaluator_kinds! {
     Pattern => Pattern, "pattern";
     /// [`PatternFull`], the same with every shape and potential mobility: the solver's.
     PatternFull => PatternFull, "pattern-full";
-    /// [`Neural`], a small network on the pattern features (needs `--network FILE`).
+    /// [`Neural`], a small network on the pattern features (the default's evaluator).
     Neural => Neural, "neural";
 }
 

@@ -77,7 +77,7 @@ fn fixed_transcript(mut s: Server) {
         (
             "othello-engine-levels",
             &[
-                "= under a clock, the time decides depth and solve; without: opening: 6 moves at depth 6 (pattern); midgame: depth 12 (pattern); selectivity 87%; endgame: exact solve from 20 empties",
+                "= under a clock, the time decides depth and solve; without: opening: 6 moves at depth 6 (neural); midgame: depth 12 (neural); selectivity 87%; endgame: exact solve from 20 empties",
             ],
         ),
         ("othello-engine-set level 2", &["="]),

@@ -9,7 +9,6 @@
 use crate::board::{Color, Position};
 use crate::cli::args::{
     CliError, error, hash_mib, install_mpc_table, install_network, mpc_table_file, network_file,
-    require_network,
 };
 use crate::eval::EvaluatorKind;
 use crate::fit::dataset::read_dataset;
@@ -37,7 +36,7 @@ pub struct SwingArgs {
     #[arg(long, value_name = "FILE")]
     network: Option<String>,
     /// The network's Multi-ProbCut table (written by `mpc calibrate --eval neural`).
-    #[arg(long, value_name = "FILE", requires = "network")]
+    #[arg(long, value_name = "FILE")]
     mpc_table: Option<String>,
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib)]
@@ -61,9 +60,6 @@ pub(super) fn run(args: &SwingArgs) -> Result<(), CliError> {
     install_network(network.map_err(error)?)?;
     let table = args.mpc_table.as_deref().map(mpc_table_file).transpose();
     install_mpc_table(table.map_err(error)?)?;
-    if eval == EvaluatorKind::Neural {
-        require_network()?;
-    }
     let reference = read_dataset(Path::new(&args.reference)).map_err(error)?;
     if reference.is_empty() || reference.iter().any(|r| r.flags & 1 == 0) {
         return Err(error(format!(

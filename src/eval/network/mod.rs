@@ -38,7 +38,7 @@ use super::evaluator::Evaluator;
 use super::features::{FeatureState, LANES};
 use crate::board::Position;
 use aligned::AlignedI16;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// Activations and rows: this many per unit (a clipped ReLU's top).
 pub const ACTIVATION_ONE: i32 = 1 << 9;
@@ -363,8 +363,14 @@ impl Network {
 /// The network given with `--network`, if any.
 static LOADED: OnceLock<Network> = OnceLock::new();
 
-/// Makes `network` the one `neural` evaluates with, for the rest of the process; an error if
-/// another was installed.
+/// The network built into the binary (`data/neural.net`), decoded on first use.
+static BUILT_IN: LazyLock<Network> = LazyLock::new(|| {
+    Network::from_bytes(include_bytes!("../../../data/neural.net"))
+        .unwrap_or_else(|e| panic!("the built-in network is broken: {e}"))
+});
+
+/// Makes `network` the one `neural` evaluates with, for the rest of the process, in place of
+/// the built-in one; an error if another was installed.
 pub fn use_network(network: Network) -> Result<(), String> {
     if let Some(existing) = LOADED.get() {
         return if *existing == network {
@@ -378,11 +384,25 @@ pub fn use_network(network: Network) -> Result<(), String> {
         .map_err(|_| "a different network is already in use".to_string())
 }
 
-/// The network `neural` evaluates with: the one installed with [`use_network`]. No network is
-/// built into the binary until one wins its matches; without one, `neural` scores with the
-/// `pattern` weights (the command line refuses `neural` without `--network`).
-pub fn active_network() -> Option<&'static Network> {
-    LOADED.get()
+/// The network `neural` evaluates with: the one installed with [`use_network`], else the
+/// built-in one.
+#[inline]
+pub fn active_network() -> &'static Network {
+    match LOADED.get() {
+        Some(net) => net,
+        None => &BUILT_IN,
+    }
+}
+
+/// Whether a network other than the built-in one was installed.
+pub fn network_given() -> bool {
+    LOADED.get().is_some()
+}
+
+/// Decodes the network now (the built-in one is decoded on first use, about a tenth of a
+/// second): servers call it before their first command, so that no clock pays for it.
+pub fn warm_up() {
+    let _ = active_network();
 }
 
 /// The network evaluator (see the module's essay).
@@ -392,10 +412,7 @@ pub struct Neural;
 impl Neural {
     #[inline]
     fn score_indices(mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        match active_network() {
-            Some(net) => net.score_indices(mine, player, opponent),
-            None => super::pattern::active_weights().score_indices(mine, player, opponent),
-        }
+        active_network().score_indices(mine, player, opponent)
     }
 }
 
@@ -433,3 +450,6 @@ impl Evaluator for Neural {
         Neural::score_indices(&mine, child.player(), child.opponent())
     }
 }
+
+#[cfg(test)]
+mod tests;

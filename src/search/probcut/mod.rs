@@ -32,7 +32,7 @@ pub(super) mod fit;
 mod table;
 
 pub use fit::{CalibrationPairs, MIN_PAIRS, fit};
-pub use table::{BUILT_IN, MpcTable, Regression};
+pub use table::{BUILT_IN, MpcTable, NEURAL_BUILT_IN, Regression};
 
 /// ProbCut starts at this many plies left; below, the shallow search would be the leaf.
 pub const MIN_DEPTH: u32 = 3;
@@ -45,7 +45,7 @@ pub const STAGES: usize = 6;
 /// The evaluator whose scores the built-in table describes.
 pub const CALIBRATED_EVALUATOR: EvaluatorKind = EvaluatorKind::Pattern;
 
-/// The table measured for the `neural` evaluator's network, if one was given.
+/// The table given for the `neural` evaluator's network (`--mpc-table`), if one was.
 static NEURAL_TABLE: OnceLock<MpcTable> = OnceLock::new();
 
 /// Makes `table` the one the `neural` evaluator cuts with, for the rest of the process.
@@ -55,14 +55,23 @@ pub fn use_neural_table(table: MpcTable) -> Result<(), String> {
         .map_err(|_| "a table for the neural evaluator is already in use".to_string())
 }
 
+/// The table of the `neural` evaluator: the one given, else the one built in for the
+/// built-in network.
+pub fn neural_table() -> &'static MpcTable {
+    match NEURAL_TABLE.get() {
+        Some(table) => table,
+        None => &NEURAL_BUILT_IN,
+    }
+}
+
 /// The table that describes the scores of `E`: the built-in one for
-/// [`CALIBRATED_EVALUATOR`], the network's for `neural` when one was given; `None` (full
-/// width) for the rest.
+/// [`CALIBRATED_EVALUATOR`], [`neural_table`] for `neural`; `None` (full width) for the
+/// rest.
 pub fn table_for<E: Evaluator>() -> Option<&'static MpcTable> {
     if E::ID == <Pattern as Evaluator>::ID {
         Some(&BUILT_IN)
     } else if E::ID == <Neural as Evaluator>::ID {
-        NEURAL_TABLE.get()
+        Some(neural_table())
     } else {
         None
     }

@@ -137,6 +137,12 @@ pub static BUILT_IN: LazyLock<MpcTable> = LazyLock::new(|| {
         .unwrap_or_else(|e| panic!("the built-in MPC table is broken: {e}"))
 });
 
+/// The built-in network's table (`data/mpc-neural.txt`).
+pub static NEURAL_BUILT_IN: LazyLock<MpcTable> = LazyLock::new(|| {
+    MpcTable::from_text(include_str!("../../../data/mpc-neural.txt"))
+        .unwrap_or_else(|e| panic!("the built-in neural MPC table is broken: {e}"))
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

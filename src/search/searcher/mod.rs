@@ -68,8 +68,9 @@ const FALLBACK_MAX_DEPTH: u32 = 4;
 /// milliseconds near the end): its move stands if the solve does not finish in time.
 const TIMED_FALLBACK_DEPTH: u32 = 10;
 
-/// Loads now what the first search would otherwise load on its own clock (about 70 ms): the
-/// `pattern` weights (inflated and made symmetric) and the Multi-ProbCut table; and what the
+/// Loads now what the first search would otherwise load on its own clock (about 70 ms for
+/// each evaluator): the `pattern` weights (inflated and made symmetric), the `neural`
+/// network (inflated and checked) and their Multi-ProbCut tables; and what the
 /// first solve would (about 25 ms): the `pattern-full` weights that order the solver's moves.
 /// The first solve often comes late in a game with little on the clock, and under pondering
 /// it came in a ponder that the opponent's reply then waited on. A server calls it before
@@ -78,6 +79,8 @@ pub fn warm_up() {
     let _ = crate::eval::pattern::active_weights();
     let _ = crate::eval::pattern::full_weights();
     let _ = &*probcut::BUILT_IN;
+    crate::eval::network::warm_up();
+    let _ = probcut::neural_table();
 }
 
 /// Hash table size when none is given, in MiB.

@@ -430,10 +430,6 @@ fn network_flags_and_files_are_refused_with_status_2() {
         ),
         (train(&["--model", "forest"]), "bad --model 'forest'"),
         (
-            vec!["bench".into(), "--eval".into(), "neural".into()],
-            "needs --network",
-        ),
-        (
             vec![
                 "bench".into(),
                 "--eval".into(),
@@ -442,10 +438,6 @@ fn network_flags_and_files_are_refused_with_status_2() {
                 garbage.clone(),
             ],
             "garbage.net",
-        ),
-        (
-            vec!["analyse".into(), "--midgame-eval".into(), "neural".into()],
-            "needs --network",
         ),
     ];
     for (args, needle) in cases {
