@@ -9,6 +9,7 @@
 use crate::board::{Color, Position};
 use crate::cli::args::{
     CliError, error, hash_mib, install_mpc_table, install_network, mpc_table_file, network_file,
+    number_in,
 };
 use crate::eval::EvaluatorKind;
 use crate::fit::dataset::read_dataset;
@@ -41,6 +42,14 @@ pub struct SwingArgs {
     /// Transposition table size in MiB (default 64).
     #[arg(long, value_name = "MIB", value_parser = hash_mib)]
     hash: Option<usize>,
+    /// The bonus, in discs, the `neural` evaluator gives the side to move (default: the
+    /// built-in one), -10 to 10.
+    #[arg(long, value_name = "DISCS", allow_hyphen_values = true)]
+    tempo: Option<String>,
+    /// Take reference values that are searches, not exact scores: the swing between depths
+    /// needs none; the errors are then against those values.
+    #[arg(long)]
+    inexact: bool,
 }
 
 /// Runs `datagen swing`: prints, per depth, the positions' mean signed and mean absolute
@@ -60,14 +69,18 @@ pub(super) fn run(args: &SwingArgs) -> Result<(), CliError> {
     install_network(network.map_err(error)?)?;
     let table = args.mpc_table.as_deref().map(mpc_table_file).transpose();
     install_mpc_table(table.map_err(error)?)?;
+    if let Some(text) = &args.tempo {
+        let discs = number_in(text, "tempo", -10.0..=10.0)?;
+        crate::eval::network::tempo::set_tempo((discs * 100.0).round() as i32).map_err(error)?;
+    }
     let reference = read_dataset(Path::new(&args.reference)).map_err(error)?;
-    if reference.is_empty() || reference.iter().any(|r| r.flags & 1 == 0) {
+    let inexact = reference.iter().filter(|r| r.flags & 1 == 0).count();
+    if reference.is_empty() || (inexact > 0 && !args.inexact) {
         return Err(error(format!(
-            "{}: the swing needs exact values only (datagen reference --solve-empties 30); \
-             this file has {} positions, {} not exact",
+            "{}: the swing needs exact values only (datagen reference --solve-empties 30; \
+             --inexact takes searched ones); this file has {} positions, {inexact} not exact",
             args.reference,
             reference.len(),
-            reference.iter().filter(|r| r.flags & 1 == 0).count()
         )));
     }
     let deepest = *depths.iter().max().unwrap_or(&1);
@@ -99,8 +112,21 @@ pub(super) fn run(args: &SwingArgs) -> Result<(), CliError> {
     }
     progress.finish();
     let n = reference.len() as f64;
+    let tempo = if eval == EvaluatorKind::Neural {
+        format!(
+            ", tempo {:.2} discs",
+            f64::from(crate::eval::network::tempo::tempo()) / 100.0
+        )
+    } else {
+        String::new()
+    };
+    let values = if inexact > 0 {
+        format!(" (against reference values of which {inexact} are searches)")
+    } else {
+        String::new()
+    };
     println!(
-        "{} positions ({}), {eval} at {selectivity}",
+        "{} positions ({}), {eval} at {selectivity}{tempo}{values}",
         reference.len(),
         args.reference
     );

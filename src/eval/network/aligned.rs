@@ -28,6 +28,21 @@ impl AlignedI16 {
         }
     }
 
+    /// `len` zeros, to be filled in place (a network file's rows are written straight into
+    /// their place, without a second copy of the table).
+    pub fn zeroed(len: usize) -> AlignedI16 {
+        AlignedI16 {
+            lines: vec![Line::default(); len.div_ceil(32)],
+            len,
+        }
+    }
+
+    /// The values, to change.
+    pub fn as_mut_slice(&mut self) -> &mut [i16] {
+        // SAFETY: as in `as_slice`, and `&mut self` makes the borrow exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<i16>(), self.len) }
+    }
+
     /// The values.
     #[inline(always)]
     pub fn as_slice(&self) -> &[i16] {
@@ -56,5 +71,9 @@ mod tests {
         assert_eq!(aligned.as_slice(), &values[..]);
         assert_eq!(aligned.as_slice().as_ptr() as usize % 64, 0);
         assert_eq!(AlignedI16::new(&[]).as_slice(), &[] as &[i16]);
+        let mut filled = AlignedI16::zeroed(values.len());
+        assert!(filled.as_slice().iter().all(|&v| v == 0));
+        filled.as_mut_slice().copy_from_slice(&values);
+        assert_eq!(filled, aligned);
     }
 }

@@ -12,7 +12,7 @@
 //! | 2 each | the output layer (`i16`) |
 //! | 4 each | the output biases (`i32`) |
 
-use super::{INPUTS, NetShape, Network, ROWS, STAGES};
+use super::{AlignedI16, INPUTS, NetShape, Network, ROWS, STAGES};
 use crate::eval::features::canonical_indices;
 use flate2::Compression;
 use flate2::read::GzDecoder;
@@ -130,7 +130,9 @@ impl Network {
                 body.len()
             ));
         }
-        let mut at = 0;
+        // The stored rows come first; they are read in place below.
+        let rows_at = 0;
+        let mut at = 2 * b * stored.len() * w;
         let mut i16s = |n: usize| -> Vec<i16> {
             let v = body[at..at + 2 * n]
                 .chunks_exact(2)
@@ -139,7 +141,6 @@ impl Network {
             at += 2 * n;
             v
         };
-        let rows = i16s(b * stored.len() * w);
         let dense = i16s(b * h * w);
         let dense_bias_raw = i16s(2 * b * h);
         let output = i16s(STAGES * h);
@@ -152,7 +153,10 @@ impl Network {
                 })
                 .collect()
         };
-        let mut embedding = vec![0i16; shape.embedding_len()];
+        // The stored rows go straight from the inflated bytes to their places (every row of a
+        // shape's orbit), so that only one table of the network is ever held.
+        let mut table = AlignedI16::zeroed(shape.embedding_len());
+        let embedding = table.as_mut_slice();
         let mut place = vec![usize::MAX; ROWS];
         for (k, &row) in stored.iter().enumerate() {
             place[row] = k;
@@ -160,14 +164,20 @@ impl Network {
         for bucket in 0..b {
             for row in 0..ROWS {
                 let k = place[canonical_row(row)];
-                let from = (bucket * stored.len() + k) * w;
+                let from = rows_at + 2 * (bucket * stored.len() + k) * w;
                 let to = (bucket * ROWS + row) * w;
-                embedding[to..to + w].copy_from_slice(&rows[from..from + w]);
+                for (value, bytes) in embedding[to..to + w]
+                    .iter_mut()
+                    .zip(body[from..from + 2 * w].chunks_exact(2))
+                {
+                    *value = i16::from_le_bytes([bytes[0], bytes[1]]);
+                }
             }
         }
+        drop(body);
         Network::from_parts(
             shape,
-            embedding,
+            table,
             dense,
             to_i32(dense_bias_raw),
             output,

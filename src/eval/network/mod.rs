@@ -30,6 +30,7 @@ pub mod file;
 pub mod inputs;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+pub mod tempo;
 
 pub use file::{NETWORK_MAGIC, read_network_file};
 pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
@@ -37,7 +38,7 @@ pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
 use super::evaluator::Evaluator;
 use super::features::{FeatureState, LANES};
 use crate::board::Position;
-use aligned::AlignedI16;
+pub use aligned::AlignedI16;
 use std::sync::{LazyLock, OnceLock};
 
 /// Activations and rows: this many per unit (a clipped ReLU's top).
@@ -153,7 +154,7 @@ impl Network {
     /// overflow a sum.
     pub fn from_parts(
         shape: NetShape,
-        embedding: Vec<i16>,
+        embedding: AlignedI16,
         dense: Vec<i16>,
         dense_bias: Vec<i32>,
         output: Vec<i16>,
@@ -162,7 +163,11 @@ impl Network {
         shape.check()?;
         let (w, h, b) = (shape.width, shape.hidden, shape.buckets);
         let lengths = [
-            ("embedding", embedding.len(), shape.embedding_len()),
+            (
+                "embedding",
+                embedding.as_slice().len(),
+                shape.embedding_len(),
+            ),
             ("dense layer", dense.len(), b * h * w),
             ("dense biases", dense_bias.len(), b * h),
             ("output layer", output.len(), STAGES * h),
@@ -173,7 +178,7 @@ impl Network {
                 return Err(format!("{what}: {got} values, expected {want}"));
             }
         }
-        for (i, row) in embedding.chunks_exact(w).enumerate() {
+        for (i, row) in embedding.as_slice().chunks_exact(w).enumerate() {
             let limit = if i % ROWS >= inputs::EMPTIES_ROW {
                 EMPTIES_ROW_LIMIT
             } else {
@@ -203,7 +208,7 @@ impl Network {
         }
         Ok(Network {
             shape,
-            embedding: AlignedI16::new(&embedding),
+            embedding,
             dense_pairs: AlignedI16::new(&dense_pairs),
             dense,
             dense_bias,
@@ -412,7 +417,9 @@ pub struct Neural;
 impl Neural {
     #[inline]
     fn score_indices(mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        active_network().score_indices(mine, player, opponent)
+        // The network's score clamped to ±64 discs, and the tempo (`tempo.rs`) for the side to
+        // move: well inside `EVAL_LIMIT`.
+        active_network().score_indices(mine, player, opponent) + tempo::tempo()
     }
 }
 

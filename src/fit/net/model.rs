@@ -8,8 +8,8 @@
 use crate::eval::network::file::canonical_row;
 use crate::eval::network::inputs::EMPTIES_ROW;
 use crate::eval::network::{
-    ACTIVATION_ONE, EMPTIES_ROW_LIMIT, HIDDEN_ONE, INPUTS, NetShape, Network, OUTPUT_DISCS,
-    OUTPUT_ONE, ROW_LIMIT, ROWS, STAGES, bucket_of, input_rows_of,
+    ACTIVATION_ONE, AlignedI16, EMPTIES_ROW_LIMIT, HIDDEN_ONE, INPUTS, NetShape, Network,
+    OUTPUT_DISCS, OUTPUT_ONE, ROW_LIMIT, ROWS, STAGES, bucket_of, input_rows_of,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -221,7 +221,8 @@ impl Model {
                 .round()
                 .clamp(-limit as f32, limit as f32) as i16
         };
-        let mut embedding = vec![0i16; self.shape.embedding_len()];
+        let mut table = AlignedI16::zeroed(self.shape.embedding_len());
+        let embedding = table.as_mut_slice();
         for bucket in 0..b {
             for row in 0..ROWS {
                 let from = (bucket * ROWS + canonical_row(row)) * w;
@@ -253,13 +254,6 @@ impl Model {
             .map(|&v| (v * ACTIVATION_ONE as f32 * OUTPUT_ONE as f32).round() as i32)
             .collect();
         let _ = h;
-        Network::from_parts(
-            self.shape,
-            embedding,
-            dense,
-            dense_bias,
-            output,
-            output_bias,
-        )
+        Network::from_parts(self.shape, table, dense, dense_bias, output, output_bias)
     }
 }

@@ -199,15 +199,72 @@ fn swing_reads_exact_values(dir: &std::path::Path, data: &str, not_exact: &std::
         not_exact.to_str().unwrap(),
     ]);
     assert!(line.contains("exact values only"), "{line}");
-    for bad in ["14,13", "0,1", "x"] {
-        let line = refused(&[
+    // `datagen swing --reference FILE` with more flags.
+    let swing = |reference: &std::path::Path, extra: &[&str]| -> Vec<String> {
+        let mut args = vec![
             "datagen",
             "swing",
             "--reference",
-            exact.to_str().unwrap(),
+            reference.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect()
+    };
+    let swing_out = |args: Vec<String>| -> String {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    // Searched reference values are taken when asked; the tempo moves the network's values
+    // but no exact score: a search past the end of the game still finds them all.
+    let inexact = swing_out(swing(
+        not_exact,
+        &[
             "--depths",
-            bad,
-        ]);
-        assert!(line.contains("--depths"), "{bad}: {line}");
+            "1,2",
+            "--eval",
+            "neural",
+            "--tempo",
+            "1.5",
+            "--inexact",
+        ],
+    ));
+    assert!(
+        inexact.contains("tempo 1.50 discs") && inexact.contains("are searches"),
+        "{inexact}"
+    );
+    let deep = swing_out(swing(
+        &exact,
+        &[
+            "--depths",
+            "12",
+            "--selectivity",
+            "100",
+            "--eval",
+            "neural",
+            "--tempo",
+            "3",
+        ],
+    ));
+    assert!(
+        deep.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["12", "+0.00", "0.00"]),
+        "{deep}"
+    );
+    let bad_flags = [
+        ("--tempo", "11"),
+        ("--tempo", "-10.5"),
+        ("--tempo", "x"),
+        ("--tempo", "NaN"),
+        ("--depths", "14,13"),
+        ("--depths", "0,1"),
+        ("--depths", "x"),
+    ];
+    for (flag, bad) in bad_flags {
+        let args = swing(&exact, &["--eval", "neural", flag, bad]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let line = refused(&args);
+        assert!(line.contains(flag), "{flag} {bad}: {line}");
     }
 }
