@@ -69,8 +69,9 @@ pub fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
 
 /// Both sides' legal moves, `(player's, opponent's)`: the two fills are independent, so the
 /// CPU runs them side by side in little more than the time of one (the evaluation's mobility
-/// wants both at every leaf).
-#[inline]
+/// wants both at every leaf). Always inlined, so that inside a caller compiled for AVX2 (the
+/// network's copies) the AVX2 fill inlines too.
+#[inline(always)]
 pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {

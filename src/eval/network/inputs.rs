@@ -34,7 +34,9 @@ pub fn bucket_of(empties: u32, buckets: usize) -> usize {
 
 /// The rows a position reads: `mine` the side to move's placement indices
 /// ([`FeatureState::mine`]), then the counts of `player` to move against `opponent`.
-#[inline]
+// Always inlined: into the network's per-level copies, where the mobility's AVX2 fill then
+// inlines too (as a call it cost about 90 instructions an evaluation more).
+#[inline(always)]
 pub fn input_rows(mine: &[u16; LANES], player: u64, opponent: u64) -> [u32; INPUTS] {
     let mut rows = [0u32; INPUTS];
     for k in 0..PLACEMENTS {

@@ -28,8 +28,10 @@ pub(super) fn hidden_output<const W: usize, const H: usize>(
     );
     let (bias, output) = (&bias[..H], &output[..H]);
     let mut sum = [_mm256_setzero_si256(); 4];
+    // Rows as arrays: one bounds check a row (the index against the row count).
+    let (table, _) = table.as_chunks::<W>();
     for &row in rows {
-        let row = &table[row as usize * W..][..W];
+        let row = &table[row as usize];
         for (k, s) in sum.iter_mut().enumerate().take(W / 16) {
             // SAFETY: `row` holds W values; lanes 16k to 16k + 15 lie inside it (k < W / 16).
             // They start 32-byte aligned: the table starts on a cache line (`aligned.rs`),
