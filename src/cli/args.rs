@@ -96,13 +96,13 @@ pub struct LevelArgs {
     /// Search depth in the opening.
     #[arg(long, value_name = "N", value_parser = setting!("opening-depth"), allow_hyphen_values = true)]
     pub opening_depth: Option<LevelSetting>,
-    /// Evaluator in the opening.
+    /// Evaluator in the opening (default neural, the built-in network; the presets: pattern).
     #[arg(long, value_name = "NAME", value_parser = setting!("opening-eval"))]
     pub opening_eval: Option<LevelSetting>,
     /// Search depth in the midgame.
     #[arg(long, value_name = "N", value_parser = setting!("midgame-depth"), allow_hyphen_values = true)]
     pub midgame_depth: Option<LevelSetting>,
-    /// Evaluator in the midgame.
+    /// Evaluator in the midgame (default neural, the built-in network; the presets: pattern).
     #[arg(long, value_name = "NAME", value_parser = setting!("midgame-eval"))]
     pub midgame_eval: Option<LevelSetting>,
     /// Solve from this many empties on (0: never).
