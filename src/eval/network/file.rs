@@ -130,8 +130,7 @@ impl Network {
                 body.len()
             ));
         }
-        // The stored rows come first; they are read in place below.
-        let rows_at = 0;
+        // The stored rows come first (read in place below); the layers follow.
         let mut at = 2 * b * stored.len() * w;
         let mut i16s = |n: usize| -> Vec<i16> {
             let v = body[at..at + 2 * n]
@@ -164,7 +163,7 @@ impl Network {
         for bucket in 0..b {
             for row in 0..ROWS {
                 let k = place[canonical_row(row)];
-                let from = rows_at + 2 * (bucket * stored.len() + k) * w;
+                let from = 2 * (bucket * stored.len() + k) * w;
                 let to = (bucket * ROWS + row) * w;
                 for (value, bytes) in embedding[to..to + w]
                     .iter_mut()

@@ -399,11 +399,6 @@ pub fn active_network() -> &'static Network {
     }
 }
 
-/// Whether a network other than the built-in one was installed.
-pub fn network_given() -> bool {
-    LOADED.get().is_some()
-}
-
 /// Decodes the network now (the built-in one is decoded on first use, about a tenth of a
 /// second): servers call it before their first command, so that no clock pays for it.
 pub fn warm_up() {
