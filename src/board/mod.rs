@@ -10,7 +10,9 @@ mod square;
 
 #[cfg(target_arch = "x86_64")]
 pub use bits::legal_moves_avx2;
-pub use bits::{Bits, apply_symmetry, legal_moves, legal_moves_both};
+pub use bits::{
+    Bits, apply_symmetry, legal_moves, legal_moves_both, legal_moves_both_on, legal_moves_on,
+};
 #[cfg(target_arch = "x86_64")]
 pub use bits::{has_avx2, has_bmi2};
 pub use flips::{NEIGHBOURS, flips, last_flip_count};

@@ -2,7 +2,7 @@
 //!
 //! Convention: a pass is a ply, and a game that ends before the horizon is one leaf.
 
-use super::{Bits, Move, Position, Square, flips, legal_moves};
+use super::{Bits, Move, Position, Square, flips, legal_moves_on};
 
 /// Leaves one ply below a node: one per move, or a single pass / finished-game leaf.
 #[inline(always)]
@@ -14,6 +14,8 @@ fn leaves_at_depth_one(moves: u64) -> u64 {
 /// level's `#[target_feature]` and inlines the whole body (move generation and flips included),
 /// so one dispatch at the root replaces a dispatch, and a call, per node.
 trait Level {
+    /// Whether the level has AVX2 (the move generation then skips its run-time check).
+    const AVX2: bool;
     /// # Safety
     /// The CPU must run the level's instructions.
     unsafe fn perft(player: u64, opponent: u64, depth: u32) -> u64;
@@ -21,6 +23,7 @@ trait Level {
 
 struct V2;
 impl Level for V2 {
+    const AVX2: bool = false;
     unsafe fn perft(player: u64, opponent: u64, depth: u32) -> u64 {
         perft_body::<V2>(player, opponent, depth)
     }
@@ -30,6 +33,7 @@ impl Level for V2 {
 struct V3;
 #[cfg(target_arch = "x86_64")]
 impl Level for V3 {
+    const AVX2: bool = true;
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     unsafe fn perft(player: u64, opponent: u64, depth: u32) -> u64 {
         perft_body::<V3>(player, opponent, depth)
@@ -41,6 +45,7 @@ impl Level for V3 {
 struct V4;
 #[cfg(target_arch = "x86_64")]
 impl Level for V4 {
+    const AVX2: bool = true;
     #[target_feature(
         enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
     )]
@@ -51,12 +56,15 @@ impl Level for V4 {
 
 #[inline(always)]
 fn perft_body<L: Level>(player: u64, opponent: u64, depth: u32) -> u64 {
-    let moves = legal_moves(player, opponent);
+    // SAFETY: this body runs inside `L::perft`, so the CPU runs `L`, which has AVX2 if
+    // `L::AVX2` says so (the same for every `legal_moves_on` below).
+    let moves = unsafe { legal_moves_on(L::AVX2, player, opponent) };
     if depth == 1 {
         return leaves_at_depth_one(moves);
     }
     if moves == 0 {
-        if legal_moves(opponent, player) == 0 {
+        // SAFETY: as above.
+        if unsafe { legal_moves_on(L::AVX2, opponent, player) } == 0 {
             return 1;
         }
         // SAFETY: this body runs inside `L::perft`, so the CPU runs `L`.
@@ -68,7 +76,9 @@ fn perft_body<L: Level>(player: u64, opponent: u64, depth: u32) -> u64 {
             let f = flips(player, opponent, sq);
             let next_player = opponent & !f;
             let next_opponent = player | f | (1u64 << sq);
-            total += leaves_at_depth_one(legal_moves(next_player, next_opponent));
+            // SAFETY: as above.
+            let replies = unsafe { legal_moves_on(L::AVX2, next_player, next_opponent) };
+            total += leaves_at_depth_one(replies);
         }
         return total;
     }

@@ -33,7 +33,9 @@ impl FeatureState {
 
     /// The state after the side to move plays on `square`, turning `flips`: the views swap,
     /// since the other side is then to move.
-    #[inline]
+    // Always inlined, as the other updates here: into the search's per-level copies, where the
+    // lane sums become that level's vector adds (as calls they ran the baseline's code).
+    #[inline(always)]
     pub fn play(&self, square: usize, flips: u64) -> FeatureState {
         let delta = &TABLES.delta;
         let mut flipped = [0u16; LANES];
@@ -58,7 +60,7 @@ impl FeatureState {
 
     /// The indices of the side to move after the side to move here plays on `square`,
     /// turning `flips`: [`FeatureState::play`]'s `mine` alone, which is all a leaf needs.
-    #[inline]
+    #[inline(always)]
     pub fn mine_after(&self, square: usize, flips: u64) -> [u16; LANES] {
         let delta = &TABLES.delta;
         let placed = &delta[square];
@@ -75,7 +77,7 @@ impl FeatureState {
     }
 
     /// The state after a pass.
-    #[inline]
+    #[inline(always)]
     pub fn pass(&self) -> FeatureState {
         FeatureState {
             mine: self.theirs,

@@ -4,7 +4,7 @@
 //! the number of empties. Computed by the same code the linear evaluator uses, so that the
 //! trainer and the search see the same indices.
 
-use crate::board::legal_moves_both;
+use crate::board::legal_moves_both_on;
 use crate::eval::features::{
     FeatureState, LANE_OFFSETS, LANES, MOBILITY_MAX, PATTERNS_END, PLACEMENTS,
 };
@@ -34,15 +34,31 @@ pub fn bucket_of(empties: u32, buckets: usize) -> usize {
 
 /// The rows a position reads: `mine` the side to move's placement indices
 /// ([`FeatureState::mine`]), then the counts of `player` to move against `opponent`.
-// Always inlined: into the network's per-level copies, where the mobility's AVX2 fill then
-// inlines too (as a call it cost about 90 instructions an evaluation more).
 #[inline(always)]
 pub fn input_rows(mine: &[u16; LANES], player: u64, opponent: u64) -> [u32; INPUTS] {
+    // SAFETY: without AVX2 asked for, nothing is asked of the CPU.
+    unsafe { input_rows_on(false, mine, player, opponent) }
+}
+
+/// [`input_rows`] inside the network's per-level copies, which know whether their level has
+/// AVX2 (`board::legal_moves_both_on`). Always inlined: into those copies, where the mobility's
+/// AVX2 fill then inlines too (as a call it cost about 90 instructions an evaluation more).
+///
+/// # Safety
+/// With `avx2`, the CPU must run AVX2.
+#[inline(always)]
+pub unsafe fn input_rows_on(
+    avx2: bool,
+    mine: &[u16; LANES],
+    player: u64,
+    opponent: u64,
+) -> [u32; INPUTS] {
     let mut rows = [0u32; INPUTS];
     for k in 0..PLACEMENTS {
         rows[k] = LANE_OFFSETS[k] + u32::from(mine[k]);
     }
-    let (my_moves, their_moves) = legal_moves_both(player, opponent);
+    // SAFETY: the caller's promise.
+    let (my_moves, their_moves) = unsafe { legal_moves_both_on(avx2, player, opponent) };
     let capped = |moves: u64| (moves.count_ones() as usize).min(MOBILITY_MAX);
     rows[PLACEMENTS] = (MINE_MOBILITY + capped(my_moves)) as u32;
     rows[PLACEMENTS + 1] = (THEIR_MOBILITY + capped(their_moves)) as u32;

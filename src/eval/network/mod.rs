@@ -33,6 +33,7 @@ mod simd;
 pub mod tempo;
 
 pub use file::{NETWORK_MAGIC, read_network_file};
+use inputs::input_rows_on;
 pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
 
 use super::evaluator::Evaluator;
@@ -231,7 +232,7 @@ impl Network {
     /// in hundredths of a disc: the copy compiled for the CPU level the engine runs at
     /// (`board::cpu::isa`, the one dispatch the search's copies also follow), whose row sums
     /// and dense layer are that level's vector instructions.
-    #[inline]
+    #[inline(always)]
     pub fn score_indices(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         #[cfg(target_arch = "x86_64")]
         match crate::board::cpu::isa() {
@@ -253,7 +254,8 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn score_avx2(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        let (rows, bucket, stage) = self.inputs(mine, player, opponent);
+        // SAFETY: this copy runs only where the CPU runs AVX2.
+        let (rows, bucket, stage) = unsafe { self.inputs(true, mine, player, opponent) };
         let sum = by_shape!(self, hidden_avx2, &rows, bucket, stage);
         self.finish(sum, stage)
     }
@@ -264,7 +266,8 @@ impl Network {
         enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
     )]
     fn score_avx512(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        let (rows, bucket, stage) = self.inputs(mine, player, opponent);
+        // SAFETY: this copy runs only where the CPU runs AVX2 (and AVX-512).
+        let (rows, bucket, stage) = unsafe { self.inputs(true, mine, player, opponent) };
         let sum = by_shape!(self, hidden_avx2, &rows, bucket, stage);
         self.finish(sum, stage)
     }
@@ -277,21 +280,27 @@ impl Network {
     /// The layers in plain loops (every CPU without a copy of its own).
     #[inline(always)]
     fn score_portable(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
-        let (rows, bucket, stage) = self.inputs(mine, player, opponent);
+        // SAFETY: without AVX2 asked for, nothing is asked of the CPU.
+        let (rows, bucket, stage) = unsafe { self.inputs(false, mine, player, opponent) };
         let sum = by_shape!(self, hidden_portable, &rows, bucket, stage);
         self.finish(sum, stage)
     }
 
     /// The rows a position reads, its bucket and its stage.
+    ///
+    /// # Safety
+    /// With `avx2`, the CPU must run AVX2.
     #[inline(always)]
-    fn inputs(
+    unsafe fn inputs(
         &self,
+        avx2: bool,
         mine: &[u16; LANES],
         player: u64,
         opponent: u64,
     ) -> ([u32; INPUTS], usize, usize) {
         let empties = (!(player | opponent)).count_ones();
-        let rows = input_rows(mine, player, opponent);
+        // SAFETY: the caller's promise.
+        let rows = unsafe { input_rows_on(avx2, mine, player, opponent) };
         (
             rows,
             bucket_of(empties, self.shape.buckets),
@@ -410,7 +419,7 @@ pub fn warm_up() {
 pub struct Neural;
 
 impl Neural {
-    #[inline]
+    #[inline(always)]
     fn score_indices(mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         // The network's score clamped to ±64 discs, and the tempo (`tempo.rs`) for the side to
         // move: well inside `EVAL_LIMIT`.

@@ -28,7 +28,7 @@ use super::probcut::{self, MpcTable, Selectivity};
 use super::score::{INFINITY, WIN, terminal_score};
 use super::threads::{Busy, Deferrer};
 use super::tt::{KIND_ENDGAME, NO_MOVE, TranspositionTable};
-use crate::board::{Bits, Position, legal_moves};
+use crate::board::{Bits, Position, legal_moves_on};
 use crate::eval::{EVAL_LIMIT, Evaluator, EvaluatorKind};
 
 /// From this many plies left on, nodes use the transposition table: below it a table probe (a
@@ -203,9 +203,13 @@ impl<E: Evaluator> Midgame<'_, E> {
         if self.stopper.poll(self.nodes) {
             return (0, NO_MOVE);
         }
-        let moves = position.legal_moves();
+        let (player, opponent) = (position.player(), position.opponent());
+        // SAFETY: this body runs inside `L::search`, so the CPU runs `L`, which has AVX2 if
+        // `L::AVX2` says so.
+        let moves = unsafe { legal_moves_on(L::AVX2, player, opponent) };
         if moves == 0 {
-            if legal_moves(position.opponent(), position.player()) == 0 {
+            // SAFETY: as above.
+            if unsafe { legal_moves_on(L::AVX2, opponent, player) } == 0 {
                 return (terminal_score(position), NO_MOVE);
             }
             if depth == 0 {
@@ -272,8 +276,10 @@ impl<E: Evaluator> Midgame<'_, E> {
         let (tt, eval) = (self.tt, self.eval);
         let mut list = None;
         let mut listed = table_move.into_iter().chain(std::iter::from_fn(|| {
-            list.get_or_insert_with(|| Self::ordered_moves(tt, eval, position, state, rest, depth))
-                .next_best()
+            list.get_or_insert_with(|| {
+                Self::ordered_moves::<L>(tt, eval, position, state, rest, depth)
+            })
+            .next_best()
         }));
         let mut first = true;
         let mut split = Deferrer::new(self.busy.filter(|_| depth >= SPLIT_DEPTH));
@@ -339,6 +345,8 @@ impl<E: Evaluator> Midgame<'_, E> {
 /// flips, the evaluator's updates, the ordering, the last ply), so one dispatch at the root
 /// of a search replaces a dispatch and a call per node (as `board/perft.rs` does).
 pub(crate) trait SearchLevel {
+    /// Whether the level has AVX2 (the move generation then skips its run-time check).
+    const AVX2: bool;
     /// # Safety
     /// The CPU must run the level's instructions.
     unsafe fn search<E: Evaluator>(
@@ -353,10 +361,11 @@ pub(crate) trait SearchLevel {
 
 /// A level's copy of the search: its marker type and the `#[target_feature]` it compiles with.
 macro_rules! search_level {
-    ($(#[$doc:meta])* $level:ident $(, $features:literal)?) => {
+    ($(#[$doc:meta])* $level:ident, $avx2:literal $(, $features:literal)?) => {
         $(#[$doc])*
         pub(crate) struct $level;
         impl SearchLevel for $level {
+            const AVX2: bool = $avx2;
             $(#[target_feature(enable = $features)])?
             unsafe fn search<E: Evaluator>(
                 search: &mut Midgame<'_, E>,
@@ -374,17 +383,20 @@ macro_rules! search_level {
 
 search_level!(
     /// The build's baseline (x86-64-v2 on x86-64).
-    V2
+    V2,
+    false
 );
 #[cfg(target_arch = "x86_64")]
 search_level!(
     /// x86-64-v3: AVX2, BMI1/2, LZCNT.
     V3,
+    true,
     "avx2,bmi1,bmi2,lzcnt,popcnt"
 );
 #[cfg(target_arch = "x86_64")]
 search_level!(
     /// x86-64-v4 with GFNI.
     V4,
+    true,
     "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,gfni"
 );

@@ -2,7 +2,8 @@
 //! from the leaves, the opponent's replies near them; the list lives on the stack.
 
 use super::Midgame;
-use crate::board::{Bits, CORNERS, Position, legal_moves};
+use super::SearchLevel;
+use crate::board::{Bits, CORNERS, Position, legal_moves_on};
 use crate::eval::{EVAL_LIMIT, Evaluator};
 use crate::search::tt::TranspositionTable;
 
@@ -50,7 +51,7 @@ impl<E: Evaluator> Midgame<'_, E> {
     /// (corners count double) with corners early. The table move is not among them: it is
     /// searched before the list is made (see [`Midgame::search`]).
     #[inline(always)]
-    pub(super) fn ordered_moves(
+    pub(super) fn ordered_moves<L: SearchLevel>(
         tt: &TranspositionTable,
         eval: &E,
         position: &Position,
@@ -73,7 +74,8 @@ impl<E: Evaluator> Midgame<'_, E> {
                 eval.leaf_score(state, &child, sq, flips)
                     .clamp(-EVAL_LIMIT, EVAL_LIMIT)
             } else {
-                let replies = legal_moves(o & !flips, p | flips | bit);
+                // SAFETY: inlined into `L::search`'s copy, so the CPU runs `L`.
+                let replies = unsafe { legal_moves_on(L::AVX2, o & !flips, p | flips | bit) };
                 let mut key =
                     REPLY_WEIGHT * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 if bit & CORNERS != 0 {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::board::legal_moves;
 use crate::eval::{Pattern, PatternFull, PatternWthor};
 use crate::search::limits::Limits;
 use std::sync::atomic::{AtomicU64, Ordering};
