@@ -440,22 +440,24 @@ impl Evaluator for Neural {
         FeatureState::new(position.player(), position.opponent())
     }
 
-    #[inline]
+    // Always inlined, as the rest of a node: into the search's per-level copies (as calls they
+    // ran the baseline's instructions, the indices' updates and the dispatch included).
+    #[inline(always)]
     fn play(&self, state: &FeatureState, square: usize, flips: u64) -> FeatureState {
         state.play(square, flips)
     }
 
-    #[inline]
+    #[inline(always)]
     fn pass(&self, state: &FeatureState) -> FeatureState {
         state.pass()
     }
 
-    #[inline]
+    #[inline(always)]
     fn evaluate_with(&self, state: &FeatureState, position: &Position) -> i32 {
         Neural::score_indices(&state.mine, position.player(), position.opponent())
     }
 
-    #[inline]
+    #[inline(always)]
     fn leaf_score(&self, state: &FeatureState, child: &Position, square: usize, flips: u64) -> i32 {
         let mine = state.mine_after(square, flips);
         Neural::score_indices(&mine, child.player(), child.opponent())
