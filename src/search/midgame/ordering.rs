@@ -74,7 +74,8 @@ impl<E: Evaluator> Midgame<'_, E> {
                 eval.leaf_score(state, &child, sq, flips)
                     .clamp(-EVAL_LIMIT, EVAL_LIMIT)
             } else {
-                // SAFETY: inlined into `L::search`'s copy, so the CPU runs `L`.
+                // SAFETY: `ordered_moves::<L>` is only called from `search_body::<L>`, which
+                // runs inside `L::search`'s copy: the CPU runs `L`.
                 let replies = unsafe { legal_moves_on(L::AVX2, o & !flips, p | flips | bit) };
                 let mut key =
                     REPLY_WEIGHT * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
