@@ -277,6 +277,13 @@ impl Network {
         self.score_indices(&FeatureState::new(player, opponent).mine, player, opponent)
     }
 
+    /// [`Network::score`] by the plain loops, whatever the CPU: what the tests hold the vector
+    /// copies to.
+    #[cfg(test)]
+    pub(crate) fn score_portable_from_scratch(&self, player: u64, opponent: u64) -> i32 {
+        self.score_portable(&FeatureState::new(player, opponent).mine, player, opponent)
+    }
+
     /// The layers in plain loops (every CPU without a copy of its own).
     #[inline(always)]
     fn score_portable(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {

@@ -80,6 +80,23 @@ fn the_integer_network_agrees_with_its_float_twin() {
 }
 
 #[test]
+fn the_vector_copy_and_the_plain_loops_score_alike() {
+    // This CPU's level (AVX2 or AVX-512 where it runs) against the portable loops, for every
+    // width the evaluation is compiled for: the same integer arithmetic, so the same scores.
+    for width in crate::eval::network::WIDTHS {
+        let shape = NetShape { width, ..SHAPE };
+        let network = random_model(shape, 9).quantize().unwrap();
+        for (player, opponent) in random_disc_pairs(5, 500) {
+            assert_eq!(
+                network.score(player, opponent),
+                network.score_portable_from_scratch(player, opponent),
+                "width {width}"
+            );
+        }
+    }
+}
+
+#[test]
 fn mirror_images_and_incremental_indices_score_alike() {
     let network = random_model(SHAPE, 11).quantize().unwrap();
     let positions = random_positions(30, 5);
