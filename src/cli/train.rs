@@ -12,7 +12,7 @@ use crate::eval::pattern::{
 use crate::fit::linear::{
     self, DEFAULT_OPENING_EMPTIES, Method, TrainSettings, TrainingData, train_and_compare,
 };
-use crate::game::datagen::read_all_training_data;
+use crate::game::datagen::{describe_sources, read_all_training_data};
 use crate::game::wthor::DEFAULT_WTHOR_DIR;
 use clap::{Args, ValueEnum};
 use std::path::Path;
@@ -150,10 +150,13 @@ pub(super) fn read_data(
     start: Instant,
 ) -> Result<TrainingData, CliError> {
     let mut data = TrainingData::default();
-    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+    let sources = read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
         data.add(&samples, args.label.into(), opening_empties)
     })
     .map_err(error)?;
+    for line in describe_sources(&sources) {
+        eprintln!("data: {line}");
+    }
     if data.train.is_empty() {
         return Err(error("no training positions in the data"));
     }

@@ -10,7 +10,10 @@ mod pilot;
 mod shards;
 mod swing;
 
-use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span, weights_file};
+use super::args::{
+    CliError, error, hash_mib, install_mpc_table, install_network, mpc_table_file, network_file,
+    number_in, parse_in_range, seed, span, weights_file,
+};
 use super::catch_signals;
 use crate::eval::EvaluatorKind;
 use crate::eval::pattern::PatternWeights;
@@ -171,6 +174,15 @@ pub struct DatagenArgs {
     /// (`scripts/make-data` passes those of data/train/d6).
     #[arg(long, value_name = "FILE", value_parser = weights_file)]
     weights: Option<PatternWeights>,
+    /// The network of `--eval neural` from FILE (written by `train --model net`) instead of
+    /// the built-in one: a shard folder's labels all come from one network, whose SHA-256
+    /// every shard's header and the manifest name.
+    #[arg(long, value_name = "FILE")]
+    network: Option<String>,
+    /// The Multi-ProbCut table of `--eval neural` from FILE (written by `mpc calibrate`), for
+    /// a selective labeller with `--network` (default: the built-in network's table).
+    #[arg(long, value_name = "FILE")]
+    mpc_table: Option<String>,
     /// The chance of a random move instead of the searched one, 0 to 1 (default 0.05).
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     epsilon: Option<String>,
@@ -257,6 +269,7 @@ fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
     if eval == EvaluatorKind::Random {
         return Err(error("datagen needs a searching evaluator, not random"));
     }
+    install_labeller_network(args, eval)?;
     let epsilon = match &args.epsilon {
         Some(text) => number_in(text, "epsilon", 0.0..=1.0)?,
         None => 0.05,
@@ -287,6 +300,27 @@ fn settings(args: &DatagenArgs) -> Result<DatagenSettings, CliError> {
             None => 20,
         },
     })
+}
+
+/// Installs `--network` and `--mpc-table`, which only the `neural` labeller reads; a file
+/// that is missing, not a network (or table), or damaged is refused in one line naming it,
+/// before anything is written.
+fn install_labeller_network(args: &DatagenArgs, eval: EvaluatorKind) -> Result<(), CliError> {
+    if eval != EvaluatorKind::Neural {
+        if let Some(flag) = [("network", &args.network), ("mpc-table", &args.mpc_table)]
+            .iter()
+            .find_map(|(name, value)| value.as_ref().map(|_| name))
+        {
+            return Err(error(format!(
+                "--{flag} is read by --eval neural only (this run's evaluator is {eval})"
+            )));
+        }
+        return Ok(());
+    }
+    let network = args.network.as_deref().map(network_file).transpose();
+    install_network(network.map_err(error)?)?;
+    let table = args.mpc_table.as_deref().map(mpc_table_file).transpose();
+    install_mpc_table(table.map_err(error)?)
 }
 
 /// The games of a run: `--games`, or with WTHOR the folder's games (at most `--games`).

@@ -161,6 +161,38 @@ pub(super) fn compare(
         .iter()
         .map(|path| weights_file(path).map_err(error))
         .collect::<Result<Vec<_>, _>>()?;
+    // Each folder's labels, and the reference positions every folder holds: a pilot that
+    // relabels part of the games is compared on the part it has.
+    let mut label_maps = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        let (_, samples) =
+            read_training_data(Path::new(dir), Path::new(wthor_dir)).map_err(error)?;
+        let labels: HashMap<(u64, u64), i8> = samples
+            .iter()
+            .map(|s| ((s.player, s.opponent), s.value))
+            .collect();
+        label_maps.push(labels);
+    }
+    let given = reference.len();
+    let reference: Vec<Sample> = reference
+        .into_iter()
+        .filter(|r| {
+            label_maps
+                .iter()
+                .all(|m| m.contains_key(&(r.player, r.opponent)))
+        })
+        .collect();
+    if reference.is_empty() {
+        return Err(error(
+            "no reference position is in every folder given (other games?)",
+        ));
+    }
+    if reference.len() < given {
+        eprintln!(
+            "datagen compare: {} of the {given} reference positions are in every folder; the others are left out",
+            reference.len()
+        );
+    }
     let columns = dirs.len() + weights.len() + networks.len();
     let brackets = 64 / STATS_BRACKET + 1;
     print!("{:>7} {:>9}", "empties", "positions");
@@ -179,20 +211,10 @@ pub(super) fn compare(
     for r in &reference {
         rows[bracket(r)].0 += 1;
     }
-    for (k, dir) in dirs.iter().enumerate() {
-        let (_, samples) =
-            read_training_data(Path::new(dir), Path::new(wthor_dir)).map_err(error)?;
-        let labels: HashMap<(u64, u64), i8> = samples
-            .iter()
-            .map(|s| ((s.player, s.opponent), s.value))
-            .collect();
+    for (k, labels) in label_maps.iter().enumerate() {
         for r in &reference {
-            let label = labels.get(&(r.player, r.opponent)).ok_or_else(|| {
-                error(format!(
-                    "{dir}: a reference position is not in it (other games?)"
-                ))
-            })?;
-            let miss = f64::from((i32::from(*label) - i32::from(r.value)).abs());
+            let label = labels[&(r.player, r.opponent)];
+            let miss = f64::from((i32::from(label) - i32::from(r.value)).abs());
             rows[bracket(r)].1[k] += miss;
             totals[k] += miss;
         }

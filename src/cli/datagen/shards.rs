@@ -410,7 +410,12 @@ pub(super) fn folder_stats(dir: &str, wthor_dir: &str) -> Result<(), CliError> {
         println!("labels: {}", first.labels);
     }
     if let Some(weights) = manifest.labelled_by() {
-        println!("label weights: {weights}");
+        let by_network = manifest
+            .shards
+            .first()
+            .is_some_and(|e| e.labels.contains("with neural"));
+        let what = if by_network { "network" } else { "weights" };
+        println!("label {what}: {weights}");
     }
     let sources: Vec<(&str, _)> = by_source
         .iter()

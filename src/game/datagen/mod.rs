@@ -16,7 +16,7 @@
 //! **Files** (`files.rs`): [`resume_point`] finds where a run stopped, [`merge_shards`] joins
 //! the files of the shards of one run in game order, [`dataset_stats`] counts a file.
 //! **Training sets** (`training_set.rs`): [`read_all_training_data`] reads what `train` is
-//! given and refuses sets labelled by different recipes or weights.
+//! given, one recipe a folder, and says how many positions each recipe gave.
 
 use crate::board::{Color, Move, Position, Square};
 use crate::eval::EvaluatorKind;
@@ -34,7 +34,8 @@ pub use files::{
     DatasetStats, ResumePoint, STATS_BRACKET, dataset_stats, merge_shards, resume_point,
 };
 pub use training_set::{
-    LabelSource, read_all_training_data, read_training_data, weights_fingerprint,
+    LabelSource, describe_sources, network_fingerprint, read_all_training_data, read_training_data,
+    weights_fingerprint,
 };
 
 /// How a run plays and labels its games.
@@ -68,8 +69,12 @@ impl DatagenSettings {
     /// labelled alike and may be trained on together.
     pub fn label_recipe(&self) -> String {
         format!(
-            "search depth {} at {} with {}; exact from {} empties",
-            self.depth, self.selectivity, self.eval, self.solve_empties
+            "search depth {} at {} with {}{}; exact from {} empties",
+            self.depth,
+            self.selectivity,
+            self.eval,
+            neural_extras(self.eval, self.selectivity),
+            self.solve_empties
         )
     }
 
@@ -91,6 +96,25 @@ impl DatagenSettings {
             self.eval
         )
     }
+}
+
+/// What else a `neural` labeller's values depend on besides its network (whose fingerprint
+/// the shard header carries): the tempo bonus, and for a selective search the fingerprint of
+/// its Multi-ProbCut table. Empty for the other evaluators, so that their recipes read as
+/// they always have.
+fn neural_extras(eval: EvaluatorKind, selectivity: Selectivity) -> String {
+    if eval != EvaluatorKind::Neural {
+        return String::new();
+    }
+    let tempo = f64::from(crate::eval::network::tempo::tempo()) / 100.0;
+    let mut extras = format!(" (tempo {tempo:.2}");
+    if selectivity.is_selective() {
+        let table = crate::search::probcut::neural_table().to_text("");
+        let digest = crate::sys::files::sha256_hex(table.as_bytes());
+        extras.push_str(&format!(", Multi-ProbCut table {}", &digest[..12]));
+    }
+    extras.push(')');
+    extras
 }
 
 /// The exact value of `position` for the side to move, by the solver.

@@ -148,13 +148,24 @@ impl ShardRun<'_> {
         Ok(header)
     }
 
-    /// Refuses to add to a folder whose shards were labelled by other weights than this run's:
-    /// a later build's own weights would label the same positions otherwise.
+    /// Refuses to add to a folder whose shards were labelled by another recipe or by other
+    /// weights (or another network) than this run's: a folder never mixes two teachers, and a
+    /// later build's own weights would label the same positions otherwise.
     fn check_label_weights(&self) -> Result<(), String> {
         let manifest = Manifest::load(&self.dir)?;
+        if let Some(first) = manifest.shards.first()
+            && first.labels != self.header.labels
+        {
+            return Err(format!(
+                "{}: its shards are labelled by \"{}\", this run's by \"{}\": a folder holds one recipe; write to another folder",
+                self.dir.display(),
+                first.labels,
+                self.header.labels
+            ));
+        }
         match (manifest.labelled_by(), &self.header.label_weights) {
             (Some(folder), Some(ours)) if folder != ours => Err(format!(
-                "{}: its shards are labelled by the weights {}, this run's are {}: give those weights with --weights (a folder may keep them beside its shards, as label-weights.bin) or write to another folder",
+                "{}: its shards are labelled by the weights (or network) {}, this run's are {}: give those with --weights or --network (a folder may keep them beside its shards, as label-weights.bin or label.net) or write to another folder",
                 self.dir.display(),
                 short_fingerprint(folder),
                 short_fingerprint(ours)

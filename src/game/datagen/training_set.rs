@@ -1,7 +1,7 @@
 //! A training set: the labelled positions of shard folders, single shards and files of the
 //! 24-byte format, and how they were labelled (the recipe in words and the fingerprint of the
-//! weights whose searches made the labels). Sets labelled differently are refused together:
-//! weights fitted to a mix would learn two teachers at once, and nobody could say which.
+//! weights whose searches made the labels). A folder holds one recipe; a set joining folders of
+//! several recipes says how many positions each gave, so that what was fitted is known.
 
 use super::manifest;
 use super::shard;
@@ -9,7 +9,13 @@ use crate::eval::EvaluatorKind;
 use crate::fit::dataset::{Sample, read_dataset};
 use std::path::Path;
 
-/// The fingerprint of the pattern weights `eval` searches with, as this process has them (the
+/// The fingerprint of the network `neural` evaluates with in this process: the SHA-256 of its
+/// file's bytes as [`to_bytes`](crate::eval::network::Network::to_bytes) writes them.
+pub fn network_fingerprint() -> String {
+    crate::sys::files::sha256_hex(&crate::eval::network::active_network().to_bytes())
+}
+
+/// The fingerprint of the weights (or, for `neural`, the network) `eval` searches with, as this process has them (the
 /// SHA-256 of their [canonical bytes](crate::eval::pattern::PatternWeights::canonical_bytes)
 /// in hex): what tells labels made by one build's weights from another's. `None` for an
 /// evaluator without weights.
@@ -19,6 +25,7 @@ pub fn weights_fingerprint(eval: EvaluatorKind) -> Option<String> {
         EvaluatorKind::Pattern => active_weights(),
         EvaluatorKind::PatternFull => full_weights(),
         EvaluatorKind::PatternWthor => wthor_weights(),
+        EvaluatorKind::Neural => return Some(network_fingerprint()),
         _ => return None,
     };
     Some(crate::sys::files::sha256_hex(&weights.canonical_bytes()))
@@ -76,42 +83,45 @@ pub fn read_training_data(
     read_dataset(path).map(|s| (LabelSource::default(), s))
 }
 
-/// The positions of every path in `paths` ([`read_training_data`]), refusing paths labelled by
-/// different recipes; `each` gets every path's positions in turn.
+/// The positions of every path in `paths` ([`read_training_data`]), in the order given; `each`
+/// gets every path's positions in turn. A folder holds one recipe (its manifest is checked), but
+/// a training set may join folders of several recipes (the older `pattern`-labelled data beside
+/// the network's own): the result says how many positions each recipe gave, so that what a
+/// model was fitted to is always printed.
 pub fn read_all_training_data(
     paths: &[String],
     wthor_dir: &Path,
     each: &mut dyn FnMut(&str, Vec<Sample>),
-) -> Result<(), String> {
-    let mut first_recipe: Option<(String, String)> = None;
-    let mut first_weights: Option<(String, String)> = None;
+) -> Result<Vec<(LabelSource, u64)>, String> {
+    let mut sources: Vec<(LabelSource, u64)> = Vec::new();
     for path in paths {
         let (labels, samples) = read_training_data(Path::new(path), wthor_dir)?;
-        if let Some(recipe) = labels.recipe {
-            match &first_recipe {
-                Some((other, first)) if *first != recipe => {
-                    return Err(format!(
-                        "{path}: labelled by \"{recipe}\", but {other} by \"{first}\": a training set mixes one recipe"
-                    ));
-                }
-                Some(_) => {}
-                None => first_recipe = Some((path.clone(), recipe)),
-            }
-        }
-        if let Some(weights) = labels.weights {
-            match &first_weights {
-                Some((other, first)) if *first != weights => {
-                    return Err(format!(
-                        "{path}: labelled by the weights {}, but {other} by {}: a training set mixes one set of label weights",
-                        manifest::short_fingerprint(&weights),
-                        manifest::short_fingerprint(first)
-                    ));
-                }
-                Some(_) => {}
-                None => first_weights = Some((path.clone(), weights)),
-            }
+        let count = samples.len() as u64;
+        match sources.iter_mut().find(|(known, _)| *known == labels) {
+            Some((_, n)) => *n += count,
+            None => sources.push((labels, count)),
         }
         each(path, samples);
     }
-    Ok(())
+    Ok(sources)
+}
+
+/// One line per recipe of a training set, for the trainers' output.
+pub fn describe_sources(sources: &[(LabelSource, u64)]) -> Vec<String> {
+    sources
+        .iter()
+        .map(|(labels, count)| {
+            let recipe = labels
+                .recipe
+                .as_deref()
+                .unwrap_or("a recipe the files do not name");
+            match &labels.weights {
+                Some(w) => format!(
+                    "{count} positions labelled by \"{recipe}\", weights {}",
+                    manifest::short_fingerprint(w)
+                ),
+                None => format!("{count} positions labelled by \"{recipe}\""),
+            }
+        })
+        .collect()
 }

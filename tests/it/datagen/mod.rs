@@ -5,9 +5,11 @@
 //! * `wthor`: WTHOR games as the source of positions.
 //! * `consumers`: `mpc calibrate` and `train` on datagen's files.
 //! * `shards`: shard folders (`--out-dir`), their resume, and the files they refuse.
+//! * `labellers`: the network as labeller, and `train` over several folders.
 //! * `pilot`: the label pilot's `datagen reference`, `compare` and `swing`.
 
 mod consumers;
+mod labellers;
 mod pilot;
 mod shards;
 mod wthor;

@@ -95,21 +95,7 @@ fn compare_holds_labels_and_weights_against_the_reference_values() {
     assert!(line.contains("bad-weights.bin"), "{line}");
     // A network trained on the folder: its static values are a column too.
     let net = dir.join("d2.net");
-    let o = run(&[
-        "train",
-        data_s,
-        "--model",
-        "net",
-        "--width",
-        "16",
-        "--epochs",
-        "1",
-        "--threads",
-        "1",
-        "--out",
-        net.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    super::labellers::small_network(std::path::Path::new(data_s), "16", &net);
     let o = run(&[
         "datagen",
         "compare",

@@ -260,14 +260,22 @@ fn bad_shards_and_flags_are_refused_in_one_line_naming_the_file() {
             .unwrap_err()
             .contains("not a training shard")
     );
-    // A shard labelled by another recipe, in the folder or beside it.
+    // A folder of another recipe beside it is no refusal (labellers/ has what `train` makes
+    // of it); in it, a run of another recipe is refused, whatever its shards' names.
     let other = dir.join("other");
     datagen_dir(
         &[SMALL, &["--depth", "1", "--games-per-shard", "3"]].concat(),
         &other,
     );
-    let line = refused(&["train", good_s, other.to_str().unwrap(), "--out", weights_s]);
-    assert!(line.contains("labelled by"), "{line}");
+    let line = refused(
+        &[
+            &["datagen"],
+            SMALL,
+            &["--depth", "1", "--seed", "9", "--out-dir", good_s],
+        ]
+        .concat(),
+    );
+    assert!(line.contains("a folder holds one recipe"), "{line}");
     // The same folder written by another recipe is refused, and nothing in it changes.
     let line = refused(
         &[
@@ -284,7 +292,7 @@ fn bad_shards_and_flags_are_refused_in_one_line_naming_the_file() {
         ]
         .concat(),
     );
-    assert!(line.contains("another recipe"), "{line}");
+    assert!(line.contains("a folder holds one recipe"), "{line}");
     for (flags, says) in [
         (&["--games-per-shard", "0"][..], "games-per-shard"),
         (&["--resume"][..], "--resume"),
@@ -303,8 +311,8 @@ fn bad_shards_and_flags_are_refused_in_one_line_naming_the_file() {
 }
 
 /// A later build's own weights would label a folder's positions differently: a folder
-/// labelled by one set of weights takes no shard from a run with others, and `train` refuses a
-/// set that mixes them, folder or single shards.
+/// labelled by one set of weights takes no shard from a run with others; `train` joins two
+/// folders (or their shards) of different weights and names each.
 #[test]
 fn shards_labelled_by_other_weights_are_refused() {
     let dir = temp_dir("shards-weights");
@@ -343,9 +351,14 @@ fn shards_labelled_by_other_weights_are_refused() {
     let more_given = [&more[..], &["--weights", weights]].concat();
     datagen_dir(&more_given, &given);
     assert_eq!(shard_names(&given).len(), 3);
-    // Training on both, as folders or as shards, is refused before anything is written.
+    // Training on both, as folders or as shards, names both sets of weights.
     let out = dir.join("w.bin");
     let shard = |d: &Path| d.join("self-s0-0000000.oes").to_str().unwrap().to_string();
+    let fingerprint = |d: &Path| {
+        let m: serde_json::Value =
+            serde_json::from_slice(&bytes(&d.join("MANIFEST.json"))).unwrap();
+        m["label_weights"].as_str().unwrap()[..12].to_string()
+    };
     for set in [
         [
             built_in.to_str().unwrap().to_string(),
@@ -353,9 +366,13 @@ fn shards_labelled_by_other_weights_are_refused() {
         ],
         [shard(&given), shard(&built_in)],
     ] {
-        let line = refused(&["train", &set[0], &set[1], "--out", out.to_str().unwrap()]);
-        assert!(line.contains("label weights"), "{set:?}: {line}");
-        assert!(!out.exists());
+        let o = run(&["train", &set[0], &set[1], "--out", out.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{set:?}: {said}");
+        for d in [&built_in, &given] {
+            assert!(said.contains(&fingerprint(d)), "{set:?}: {said}");
+        }
+        std::fs::remove_file(&out).unwrap();
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
