@@ -1,8 +1,8 @@
 //! `othello-engine book`: grows, deepens, shows and merges opening books.
 
 use super::args::{BookFile, CliError, book_file, error, read_book};
-use super::catch_signals;
 use crate::board::{Move, Position};
+use crate::cli::error::catch_signals;
 use crate::search::book::{Book, normalize};
 use crate::search::book_build::{self, BuildSettings};
 use crate::search::{

@@ -17,15 +17,12 @@ mod review;
 mod serve;
 mod solve;
 mod train;
-mod train_net;
 
 use crate::eval::EvaluatorKind;
-use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
-use error::CliError;
+use clap::error::ErrorKind;
+use error::usage_error;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 /// An Othello engine: serves NBoard and GTP on stdin/stdout (with no command, the first input
 /// line picks the protocol), and tools for people who test engines.
@@ -187,49 +184,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The stop flag of a long job, raised by SIGINT or SIGTERM (a second one ends the process;
-/// see `sys::signals`).
-fn catch_signals() -> Result<Arc<AtomicBool>, CliError> {
-    crate::sys::signals::catch().map_err(|e| error::error(format!("cannot catch signals: {e}")))
-}
-
 fn fail(message: &str) -> ExitCode {
     eprintln!("othello-engine: {message}");
     ExitCode::from(2)
-}
-
-/// A clap error as one line, in the words our own errors use where clap's differ. A value
-/// parser that returns a [`CliError`] gives the whole line (`bad --depth '0': ...`); one that
-/// returns a plain message gets clap's words around it (`invalid value ... for '--hash'`).
-fn usage_error(e: &clap::Error) -> String {
-    if let Some(own) = std::error::Error::source(e).and_then(|s| s.downcast_ref::<CliError>()) {
-        return own.0.clone();
-    }
-    let context = |kind: ContextKind| match e.get(kind) {
-        Some(ContextValue::String(s)) => s.clone(),
-        Some(ContextValue::Strings(s)) => s.join(", "),
-        _ => String::new(),
-    };
-    match e.kind() {
-        ErrorKind::UnknownArgument => format!(
-            "unknown option '{}'; run 'othello-engine help' for the options",
-            context(ContextKind::InvalidArg)
-        ),
-        ErrorKind::InvalidSubcommand => format!(
-            "unknown command '{}'; run 'othello-engine help'",
-            context(ContextKind::InvalidSubcommand)
-        ),
-        ErrorKind::InvalidValue if context(ContextKind::InvalidValue).is_empty() => {
-            let arg = context(ContextKind::InvalidArg);
-            let name = arg.split_whitespace().next().unwrap_or(&arg);
-            format!("option '{name}' needs a value")
-        }
-        _ => {
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("bad command line");
-            first.trim_start_matches("error: ").to_string()
-        }
-    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 
 use super::args::error;
 use super::args::{CliError, parse_in_range};
-use super::catch_signals;
 use crate::board::{Color, Position};
+use crate::cli::error::catch_signals;
 use crate::game::datagen::read_all_training_data;
 use crate::game::wthor::DEFAULT_WTHOR_DIR;
 use crate::search::Limits;

@@ -3,7 +3,7 @@
 //! `--resume` goes on from the candidate after the last one written.
 
 use super::args::{CliError, error, hash_mib, number_in, parse_in_range, seed, span};
-use super::catch_signals;
+use crate::cli::error::catch_signals;
 use crate::game::balanced::{BalancedBuilder, BalancedSettings, Verdict, format_line, line_index};
 use crate::game::openings::parse_openings;
 use crate::search::Limits;

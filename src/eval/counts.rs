@@ -1,8 +1,9 @@
 //! The count features that may follow the patterns in a stage's table: mobility, potential
 //! mobility and the parity of the empties. They read counts of the whole board, not square
-//! groups, so they live apart from the patterns of `features.rs`.
+//! groups, so they live apart from the patterns of `features.rs`; they follow the patterns' weights,
+//! whose end `shapes.rs` gives.
 
-use super::features::PATTERNS_END;
+use super::shapes::PATTERNS_END;
 use crate::board::legal_moves_both;
 
 /// The most moves counted by the mobility features; more count as this many.

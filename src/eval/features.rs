@@ -12,60 +12,17 @@
 //! updates them along a move from one table row per changed square ([`FeatureState::play`]):
 //! a move changes a handful of squares, each in about six placements, and the update is a few
 //! vector additions over 48 lanes. A search carries the state down the tree; nothing is
-//! allocated per node.
+//! allocated per node. The state lives in `state.rs`, above this file: it reads the update
+//! table built here.
 
 pub use super::counts::{
     COUNT_WEIGHTS, Counts, JOINT_WEIGHTS, MOBILITY_MAX, PARITY_WEIGHTS, POTENTIAL_MAX,
     count_features, joint_count_features,
 };
-pub use super::state::FeatureState;
+use super::shapes::MAX_SHAPE;
+pub use super::shapes::{LANES, PATTERNS_END, PLACEMENTS, SHAPES, shape_offsets};
 use crate::board::apply_symmetry;
 use std::sync::LazyLock;
-
-/// The pattern shapes in one orientation, as square indices (`a1` = 0, `h1` = 7, `a2` = 8):
-/// the family the strong engines use.
-pub const SHAPES: [&[u8]; 11] = [
-    // Second, third and fourth rows.
-    &[8, 9, 10, 11, 12, 13, 14, 15],
-    &[16, 17, 18, 19, 20, 21, 22, 23],
-    &[24, 25, 26, 27, 28, 29, 30, 31],
-    // Diagonals of 8, 7, 6, 5 and 4 squares.
-    &[0, 9, 18, 27, 36, 45, 54, 63],
-    &[1, 10, 19, 28, 37, 46, 55],
-    &[2, 11, 20, 29, 38, 47],
-    &[3, 12, 21, 30, 39],
-    &[4, 13, 22, 31],
-    // The edge with both X-squares.
-    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
-    // A corner's 2 x 5 block.
-    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
-    // A corner's 3 x 3 block.
-    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
-];
-
-/// The number of placements of all shapes.
-pub const PLACEMENTS: usize = 46;
-/// Lanes of the index vectors: the placements, padded to a multiple of 16.
-pub const LANES: usize = 48;
-/// The most squares in one shape.
-const MAX_SHAPE: usize = 10;
-
-/// Where each shape's weights start in a stage's table; entry 0 of a table is the bias. Also
-/// returns the end of the pattern weights. Evaluated at compile time ([`PATTERNS_END`]).
-pub const fn shape_offsets() -> ([u32; SHAPES.len()], usize) {
-    let mut offsets = [0u32; SHAPES.len()];
-    let mut at = 1usize;
-    let mut i = 0;
-    while i < SHAPES.len() {
-        offsets[i] = at as u32;
-        at += 3usize.pow(SHAPES[i].len() as u32);
-        i += 1;
-    }
-    (offsets, at)
-}
-
-/// The end of the pattern weights in a stage's table: the count features follow.
-pub const PATTERNS_END: usize = shape_offsets().1;
 
 /// The placements and the update table, built once.
 pub(super) struct Tables {
@@ -486,15 +443,6 @@ mod tests {
                 pattern_sum(&table, player, opponent),
                 slow_pattern_sum(&table, player, opponent)
             );
-            let state = FeatureState::new(player, opponent);
-            for i in 0..PLACEMENTS {
-                assert_eq!(state.mine[i], placement_index(i, player, opponent));
-                assert_eq!(state.theirs[i], placement_index(i, opponent, player));
-            }
-            let incremental: i32 = (0..PLACEMENTS)
-                .map(|i| i32::from(table[(LANE_OFFSETS[i] + u32::from(state.mine[i])) as usize]))
-                .sum();
-            assert_eq!(incremental, slow_pattern_sum(&table, player, opponent));
         }
     }
 }

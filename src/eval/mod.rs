@@ -20,7 +20,8 @@ mod evaluator;
 pub mod features;
 pub mod network;
 pub mod pattern;
-mod state;
+mod shapes;
+pub mod state;
 mod weighted;
 mod weights;
 

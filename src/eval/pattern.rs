@@ -18,9 +18,10 @@
 
 use super::evaluator::Evaluator;
 use super::features::{
-    Counts, FeatureState, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS, SHORT_DIAGONAL_LANES,
-    Shapes, count_features, joint_count_features, pattern_sum,
+    Counts, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS, SHORT_DIAGONAL_LANES, Shapes,
+    count_features, joint_count_features, pattern_sum,
 };
+use super::state::FeatureState;
 use super::weights::{FULL, INDEX_SLACK, QUANTUM, WTHOR};
 pub use super::weights::{
     MAGIC, PatternWeights, active_weights, full_weights, use_weights, wthor_weights,

@@ -118,4 +118,28 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_incremental_indices_are_the_placements_indices_and_sum_as_the_slow_sum() {
+        use crate::eval::features::{
+            LANE_OFFSETS, PLACEMENTS, placement_index, random_disc_pairs, shape_offsets,
+            slow_pattern_sum,
+        };
+        // A table of distinct pseudo-random weights, so that any wrong index shows.
+        let (_, end) = shape_offsets();
+        let table: Vec<i8> = (0..end as u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as i8)
+            .collect();
+        for (player, opponent) in random_disc_pairs(7, 20_000) {
+            let state = FeatureState::new(player, opponent);
+            for i in 0..PLACEMENTS {
+                assert_eq!(state.mine[i], placement_index(i, player, opponent));
+                assert_eq!(state.theirs[i], placement_index(i, opponent, player));
+            }
+            let incremental: i32 = (0..PLACEMENTS)
+                .map(|i| i32::from(table[(LANE_OFFSETS[i] + u32::from(state.mine[i])) as usize]))
+                .sum();
+            assert_eq!(incremental, slow_pattern_sum(&table, player, opponent));
+        }
+    }
 }

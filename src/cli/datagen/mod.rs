@@ -14,7 +14,7 @@ use super::args::{
     CliError, error, hash_mib, install_mpc_table, install_network, mpc_table_file, network_file,
     number_in, parse_in_range, seed, span, weights_file,
 };
-use super::catch_signals;
+use crate::cli::error::catch_signals;
 use crate::eval::EvaluatorKind;
 use crate::eval::pattern::PatternWeights;
 use crate::fit::dataset::{DatasetWriter, FLAG_WTHOR, Sample, parse_dataset};

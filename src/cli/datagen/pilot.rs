@@ -7,7 +7,7 @@
 use super::DatagenArgs;
 use crate::board::{Color, Position};
 use crate::cli::args::{CliError, error, network_file, parse_in_range, span, weights_file};
-use crate::cli::catch_signals;
+use crate::cli::error::catch_signals;
 use crate::fit::dataset::{DatasetWriter, Sample, read_dataset};
 use crate::fit::linear::HOLDOUT_EVERY;
 use crate::game::datagen::{STATS_BRACKET, read_training_data};

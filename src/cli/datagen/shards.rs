@@ -5,7 +5,7 @@
 
 use super::{DatagenArgs, total_games};
 use crate::cli::args::{CliError, error};
-use crate::cli::catch_signals;
+use crate::cli::error::catch_signals;
 use crate::fit::dataset::{Sample, read_dataset};
 use crate::game::datagen::manifest::{
     Manifest, checked_manifest, folder_wthor, read_checked, shard_files,

@@ -183,6 +183,7 @@ fn parse(words: &[&str]) -> Result<crate::arena::MatchConfig, CliError> {
         #[command(flatten)]
         args: MatchArgs,
     }
-    let line = MatchLine::try_parse_from(words).map_err(|e| CliError(super::usage_error(&e)))?;
+    let line = MatchLine::try_parse_from(words)
+        .map_err(|e| CliError(crate::cli::error::usage_error(&e)))?;
     config::config(line.args)
 }

@@ -117,7 +117,7 @@ pub fn run(args: ReviewArgs) -> Result<bool, CliError> {
         (None, true) => Some(DEFAULT_SECONDS),
         (None, false) => None,
     };
-    let stop = super::catch_signals()?;
+    let stop = crate::cli::error::catch_signals()?;
     let limits_for = || Limits {
         stop: stop.clone(),
         ..seconds.map_or(Limits::none(), |s| {

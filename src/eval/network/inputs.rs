@@ -5,9 +5,8 @@
 //! trainer and the search see the same indices.
 
 use crate::board::legal_moves_both_on;
-use crate::eval::features::{
-    FeatureState, LANE_OFFSETS, LANES, MOBILITY_MAX, PATTERNS_END, PLACEMENTS,
-};
+use crate::eval::features::{LANE_OFFSETS, LANES, MOBILITY_MAX, PATTERNS_END, PLACEMENTS};
+use crate::eval::state::FeatureState;
 
 /// Rows of one side's mobility (0 to [`MOBILITY_MAX`] moves; more count as the most).
 pub const MOBILITY_ROWS: usize = MOBILITY_MAX + 1;

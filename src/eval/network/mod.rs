@@ -37,7 +37,8 @@ use inputs::input_rows_on;
 pub use inputs::{INPUTS, ROWS, STAGES, bucket_of, input_rows, input_rows_of};
 
 use super::evaluator::Evaluator;
-use super::features::{FeatureState, LANES};
+use super::features::LANES;
+use super::state::FeatureState;
 use crate::board::Position;
 pub use aligned::AlignedI16;
 use std::sync::{LazyLock, OnceLock};

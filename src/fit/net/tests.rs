@@ -4,9 +4,10 @@
 
 use super::*;
 use crate::board::{Bits, Position, flips};
-use crate::eval::features::{FeatureState, random_disc_pairs};
+use crate::eval::features::random_disc_pairs;
 use crate::eval::network::file::canonical_row;
 use crate::eval::network::{NetShape, Network};
+use crate::eval::state::FeatureState;
 use std::sync::atomic::AtomicBool;
 
 const SHAPE: NetShape = NetShape {

@@ -3,7 +3,7 @@
 
 use super::leaf_table::LeafTable;
 use crate::board::{Bits, CORNERS, Color, Position, flips, legal_moves};
-use crate::eval::features::FeatureState;
+use crate::eval::state::FeatureState;
 use crate::eval::{Evaluator, PatternFull};
 use crate::search::tt::TranspositionTable;
 

@@ -4,8 +4,8 @@
 //! at every epoch beside the linear weights'. The fitting is `fit::net`'s; this file reads the
 //! flags and the files, prints and writes the network.
 
-use super::args::{CliError, error, parse_in_range, weights_file};
-use super::train::{TrainArgs, fraction};
+use super::args::{TrainArgs, fraction, read_data};
+use crate::cli::args::{CliError, error, parse_in_range, weights_file};
 use crate::eval::network::read_network_file;
 use crate::eval::pattern::{PatternWeights, active_weights};
 use crate::fit::linear::DEFAULT_OPENING_EMPTIES;
@@ -107,7 +107,7 @@ fn print_brackets(title: &str, rows: &[Bracket], compare_name: &str) {
 }
 
 /// Reads the data, fits the network (resuming from its checkpoint) and writes it.
-pub fn run(args: TrainArgs) -> Result<(), CliError> {
+pub(super) fn run(args: TrainArgs) -> Result<(), CliError> {
     refuse_linear_flags(&args)?;
     let out = args.out.clone().unwrap_or_else(|| DEFAULT_OUT.to_string());
     let settings = settings(&args, &out)?;
@@ -146,7 +146,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             }
         };
     let start = Instant::now();
-    let data = super::train::read_data(&args, opening_empties, start)?;
+    let data = read_data(&args, opening_empties, start)?;
     let s = &settings;
     eprintln!(
         "network: width {}, hidden {}, {} buckets; {} epochs of batches of {}, rate {} (x{} an epoch), seed {}, {} threads",
