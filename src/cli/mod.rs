@@ -19,8 +19,8 @@ mod solve;
 mod train;
 
 use crate::eval::EvaluatorKind;
-use clap::{CommandFactory, Parser, Subcommand};
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 use error::usage_error;
 use std::process::ExitCode;
 

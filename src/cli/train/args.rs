@@ -156,3 +156,16 @@ pub(super) fn read_data(
     );
     Ok(data)
 }
+
+/// Writes a fitted model's `bytes` to `out` at once (never half a file) and says so, with the
+/// time since `start`.
+pub(super) fn write_model(out: &str, bytes: &[u8], start: Instant) -> Result<(), CliError> {
+    crate::sys::files::write_atomically(Path::new(out), bytes)
+        .map_err(|e| error(format!("cannot write {out}: {e}")))?;
+    println!(
+        "wrote {out} ({} bytes) in {:.1} s",
+        bytes.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

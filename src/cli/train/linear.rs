@@ -3,7 +3,7 @@
 //! default the built-in ones) on the same positions. The fits are `fit::linear`'s; this file
 //! reads the flags, prints and writes the weights.
 
-use super::args::{TrainArgs, fraction, read_data};
+use super::args::{TrainArgs, fraction, read_data, write_model};
 use crate::cli::args::{CliError, error, parse_in_range, weights_file};
 use crate::eval::features::{Counts, Shapes};
 use crate::eval::pattern::{
@@ -121,16 +121,5 @@ pub(super) fn run(args: TrainArgs) -> Result<(), CliError> {
         "held-out mean absolute error: {:.2} discs ({old_name} {:.2}, compare-mae above)",
         trained.held_out_mae, trained.compare_mae
     );
-    let weights = trained.weights;
-    let bytes = weights.to_bytes();
-    let temp = format!("{out}.tmp");
-    std::fs::write(&temp, &bytes)
-        .and_then(|()| std::fs::rename(&temp, out))
-        .map_err(|e| error(format!("cannot write {out}: {e}")))?;
-    println!(
-        "wrote {out} ({} bytes) in {:.1} s",
-        bytes.len(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    write_model(out, &trained.weights.to_bytes(), start)
 }

@@ -4,7 +4,7 @@
 //! at every epoch beside the linear weights'. The fitting is `fit::net`'s; this file reads the
 //! flags and the files, prints and writes the network.
 
-use super::args::{TrainArgs, fraction, read_data};
+use super::args::{TrainArgs, fraction, read_data, write_model};
 use crate::cli::args::{CliError, error, parse_in_range, weights_file};
 use crate::eval::network::read_network_file;
 use crate::eval::pattern::{PatternWeights, active_weights};
@@ -238,13 +238,5 @@ pub(super) fn run(args: TrainArgs) -> Result<(), CliError> {
         &quantized,
         "float",
     );
-    let bytes = network.to_bytes();
-    crate::sys::files::write_atomically(Path::new(&out), &bytes)
-        .map_err(|e| error(format!("cannot write {out}: {e}")))?;
-    println!(
-        "wrote {out} ({} bytes) in {:.1} s",
-        bytes.len(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    write_model(&out, &network.to_bytes(), start)
 }
