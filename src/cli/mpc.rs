@@ -8,7 +8,7 @@ use super::args::error;
 use super::args::{CliError, parse_in_range};
 use crate::board::{Color, Position};
 use crate::cli::error::catch_signals;
-use crate::game::datagen::read_all_training_data;
+use crate::game::datagen::{describe_sources, read_all_training_data};
 use crate::game::wthor::DEFAULT_WTHOR_DIR;
 use crate::search::Limits;
 use crate::search::probcut::{
@@ -120,7 +120,7 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         ));
     }
     let mut candidates = Vec::new();
-    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+    let sources = read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
         for s in samples {
             let position = Position::from_player_opponent(s.player, s.opponent, Color::Black);
             if position.empty_count() >= MIN_EMPTIES && position.legal_moves() != 0 {
@@ -129,6 +129,9 @@ fn calibrate(args: CalibrateArgs) -> Result<(), CliError> {
         }
     })
     .map_err(error)?;
+    for line in describe_sources(&sources) {
+        eprintln!("data: {line}");
+    }
     if candidates.is_empty() {
         return Err(error(format!(
             "no positions with {MIN_EMPTIES} or more empties and a move in the data"
@@ -319,7 +322,7 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
     let max_depth = ENDGAME_MAX_DEPTH;
     let min_empties = probcut::ENDGAME_MIN_EMPTIES;
     let mut candidates = Vec::new();
-    read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
+    let sources = read_all_training_data(&args.data, Path::new(&args.wthor), &mut |_, samples| {
         for s in samples {
             let position = Position::from_player_opponent(s.player, s.opponent, Color::Black);
             if s.flags & FLAG_EXACT != 0
@@ -331,6 +334,9 @@ fn calibrate_endgame(args: CalibrateArgs) -> Result<(), CliError> {
         }
     })
     .map_err(error)?;
+    for line in describe_sources(&sources) {
+        eprintln!("data: {line}");
+    }
     let chosen = spread(&candidates, wanted);
     if chosen.is_empty() {
         return Err(error(format!(

@@ -135,8 +135,9 @@ pub const DEFAULT_LEVEL: u32 = 10;
 const DEFAULT_DEPTH: u32 = 12;
 const DEFAULT_SELECTIVITY: Selectivity = Selectivity::ALL[1];
 /// The default's evaluator in the opening and the midgame: the network (the presets keep
-/// `pattern`, whose strength they were measured with). It won 400 games at `10+0.1` against
-/// the `pattern` default, +27.9 Elo [+2.3, +53.7] (docs/training.md).
+/// `pattern`, whose strength they were measured with). With its tempo it won 400 games at
+/// `10+0.1` against the `pattern` default (70580a1), +57.9 Elo [+34.3, +81.9]
+/// (docs/measurements/network.md).
 const DEFAULT_EVALUATOR: EvaluatorKind = EvaluatorKind::Neural;
 
 impl Default for Levels {

@@ -115,9 +115,14 @@ pub fn describe_sources(sources: &[(LabelSource, u64)]) -> Vec<String> {
                 .recipe
                 .as_deref()
                 .unwrap_or("a recipe the files do not name");
+            let what = if recipe.contains("with neural") {
+                "network"
+            } else {
+                "weights"
+            };
             match &labels.weights {
                 Some(w) => format!(
-                    "{count} positions labelled by \"{recipe}\", weights {}",
+                    "{count} positions labelled by \"{recipe}\", {what} {}",
                     manifest::short_fingerprint(w)
                 ),
                 None => format!("{count} positions labelled by \"{recipe}\""),
