@@ -49,10 +49,12 @@ pub struct TrainArgs {
     /// Threads of `cg`, 1 to 64 (default: the cores).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(super) threads: Option<String>,
-    /// Passes over the training positions of each stage, `sgd` (default 12).
+    /// Passes over the training positions: of each stage with `sgd` (default 12), of all of
+    /// them with `--model net` (default 10).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(super) epochs: Option<String>,
-    /// The learning rate of the first pass of `sgd`, between 0 and 1 (default 0.004).
+    /// The learning rate of the first pass, between 0 and 1: `sgd`'s (default 0.004), or the
+    /// network's Adam steps (default 0.001).
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     pub(super) rate: Option<String>,
     /// The L2 penalty of `sgd`, per use, between 0 and 1 (default 0.0005).

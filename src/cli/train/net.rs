@@ -7,7 +7,7 @@
 use super::args::{TrainArgs, fraction, read_data, write_model};
 use crate::cli::args::{CliError, error, parse_in_range, weights_file};
 use crate::eval::network::read_network_file;
-use crate::eval::pattern::{PatternWeights, active_weights};
+use crate::eval::pattern::{PatternWeights, active_weights, wthor_weights};
 use crate::fit::linear::DEFAULT_OPENING_EMPTIES;
 use crate::fit::net::{Bracket, Event, NetSettings, Outcome, held_out_errors, train_network};
 use crate::sys::progress::Progress;
@@ -126,6 +126,13 @@ pub(super) fn run(args: TrainArgs) -> Result<(), CliError> {
                 (
                     Box::new(move |p, o| w.score(p, o) as f32 / 100.0),
                     "pattern".into(),
+                )
+            }
+            Some("wthor") => {
+                let w = wthor_weights();
+                (
+                    Box::new(move |p, o| w.score(p, o) as f32 / 100.0),
+                    "pattern-wthor".into(),
                 )
             }
             Some(path) if path.ends_with(".net") => {
