@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, launch, openPage, boardOf, repo } from './harness.js';
 import * as rules from './rules.js';
@@ -95,6 +96,15 @@ test('a whole game clicked against the engine: every move legal, the score the b
   const status = await page.textContent('#status');
   const expected = score === 0 ? 'a draw' : `(${score > 0 ? '+' : ''}${score} for Black)`;
   assert.ok(status.includes(expected), `"${status}" says ${expected}`);
+  // The game's GGF, as othello-engine review reads it: the same moves, the same final discs.
+  const moves = (await transcript(page)).match(/[a-h][1-8]/g);
+  await page.click('#copy-ggf');
+  const file = join(tmpdir(), `othello-web-${process.pid}.ggf`);
+  writeFileSync(file, await page.inputValue('#export'));
+  const review = JSON.parse(execFileSync(engineBinary, ['review', file, '--format', 'json', '--level', '1'], { encoding: 'utf8' }));
+  rmSync(file);
+  assert.deepEqual(review.moves.map((m) => m.played).filter((m) => /^[a-h][1-8]$/.test(m)), moves);
+  assert.deepEqual([review.black_discs, review.white_discs], [rules.count(board, 'X'), rules.count(board, 'O')]);
   assert.deepEqual(page.errors, []);
 });
 
