@@ -225,6 +225,26 @@ test('the engine searches the very trees of the native binary', { timeout: 120_0
   assert.equal(total(await bench(7, 'neural')), Number(native.match(/: (\d+) nodes/)[1]), 'the network\'s bench');
 });
 
+test('bad requests to the engine are refused with a message, not a panic', { timeout: 60_000 }, async () => {
+  const page = await openPage(browser.context, server.url);
+  const over = `${'X'.repeat(40)}${'O'.repeat(24)} O`;
+  const bad = [
+    [{ kind: 'think', obf: 'garbage' }, /bad OBF board/],
+    [{ kind: 'think', obf: MIDGAME, level: 21 }, /no level 21/],
+    [{ kind: 'think', obf: MIDGAME, depth: 99 }, /depth 99 is too deep/],
+    [{ kind: 'think', obf: MIDGAME, timeMs: -5 }, /bad time -5 ms/],
+    [{ kind: 'hints', obf: over }, /the game is over/],
+    [{ kind: 'fly', obf: MIDGAME }, /unknown request 'fly'/],
+    [{ kind: 'bench', depth: 0, evaluator: 'neural' }, /a depth of 1 to 30/],
+  ];
+  for (const [request, message] of bad) {
+    const answer = await page.evaluate((r) => window.othelloEngine.request(r).then(() => 'accepted', (e) => e.message), request);
+    assert.match(answer, message, JSON.stringify(request));
+  }
+  assert.equal(await page.textContent('#error'), '', 'no panic reported');
+  assert.deepEqual(page.errors, []);
+});
+
 test('a panic in the engine is shown on the page, and the engine starts again', { timeout: 60_000 }, async () => {
   const page = await openPage(browser.context, server.url);
   const message = await page.evaluate(() => window.othelloEngine.request({ kind: 'panic' }).catch((e) => e.message));
