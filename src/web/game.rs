@@ -88,6 +88,31 @@ fn looks_like_obf(text: &str) -> bool {
     first.len() > 16 && first.chars().all(|c| "XxOo*-.".contains(c))
 }
 
+/// A game from a position (OBF: the board and the side to move) and the moves played from it,
+/// if any, as [`Game::transcript`] writes them (`OBF` on a line, `c1d1...` on the next): passes
+/// may be left out, as in a transcript from the start.
+fn record_from_obf(text: &str) -> Result<GameRecord, String> {
+    let mut words = text.split_whitespace();
+    let board = words.next().unwrap_or_default();
+    let side = words.next().unwrap_or_default();
+    let mut record = GameRecord::new(position_from_obf(&format!("{board} {side}"))?);
+    let moves: String = words.collect();
+    for (i, word) in moves.as_bytes().chunks(2).enumerate() {
+        let word = String::from_utf8_lossy(word);
+        let mv: Move = word
+            .parse()
+            .map_err(|_| format!("move {} '{word}' after the position is not a move", i + 1))?;
+        if mv != Move::Pass && record.current().must_pass() {
+            // Cannot fail: the side to move has no move, so its pass is legal.
+            let _ = record.play_inferred_pass();
+        }
+        record
+            .play(mv, None, None)
+            .map_err(|_| format!("move {} ({word}) after the position is illegal", i + 1))?;
+    }
+    Ok(record)
+}
+
 #[wasm_bindgen]
 impl Game {
     /// A game from the standard start.
@@ -100,15 +125,16 @@ impl Game {
         }
     }
 
-    /// A game from pasted text: a position in OBF (64 squares and the side to move) or a
-    /// transcript from the start (`f5d6c3...`, passes written or not). The error is one
+    /// A game from pasted text: a position in OBF (64 squares and the side to move), with the
+    /// moves played from it if any, or a transcript from the start (`f5d6c3...`, passes
+    /// written or not). The error is one
     /// sentence saying what is wrong with it.
     pub fn parse(text: &str) -> Result<Game, JsError> {
         let text = text.trim();
         let record = if text.is_empty() {
             Err("nothing to read: paste a position (OBF) or a transcript such as f5d6c3".into())
         } else if looks_like_obf(text) {
-            position_from_obf(text).map(GameRecord::new)
+            record_from_obf(text)
         } else {
             GameRecord::from_transcript(text)
                 .map_err(|e| format!("not a transcript (f5d6c3...) nor a position (OBF): {e}"))

@@ -167,6 +167,15 @@ test('a pasted position or transcript starts a new game', { timeout: 60_000 }, a
   await paste(page, MIDGAME);
   assert.equal(await boardOf(page), MIDGAME.split(' ')[0]);
   assert.match(await page.textContent('#status'), /Black to move/);
+  // The transcript of a game from a position is that position and the moves; it reads back.
+  const move = rules.legalMoves(MIDGAME.split(' ')[0], 'X')[0];
+  await page.click(`[data-square="${move}"]`);
+  const played = await boardOf(page);
+  const text = await transcript(page);
+  assert.equal(text, `${MIDGAME}\n${move}`);
+  await paste(page, text);
+  assert.equal(await boardOf(page), played);
+  assert.equal(await page.textContent('#paste-error'), '');
   await paste(page, 'f5d6 C3 d3c4');
   assert.equal(await boardOf(page), replay('f5d6c3d3c4'));
   assert.match(await page.textContent('#status'), /White to move/);
