@@ -11,7 +11,8 @@ use super::time::IterationPlanner;
 use super::tt::{NO_MOVE, TranspositionTable};
 use crate::board::{Move, Position, Square};
 use crate::eval::{Evaluator, EvaluatorVisitor};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// From this depth on, a depth starts with a window around the last depth's value; the first
 /// depths are cheap enough to search with the full window.

@@ -3,7 +3,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// std's own `Instant` on native targets (web-time re-exports it); in a browser, where std's
+// `Instant::now` panics, one read from `performance.now()`. The search's other files take the
+// same one.
+use web_time::Instant;
 
 /// Nodes between two looks at the stop flag and the clock: reading the clock at every node
 /// would cost more than the nodes, while a few thousand nodes take well under a millisecond.

@@ -14,5 +14,7 @@ pub mod cpu;
 pub mod cpu_time;
 pub mod files;
 pub mod memory;
+#[cfg(feature = "native")]
 pub mod progress;
+#[cfg(feature = "native")]
 pub mod signals;

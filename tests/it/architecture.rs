@@ -6,7 +6,8 @@
 //! is checked by how it starts:
 //!
 //! - with a folder at the top of the repository (`src/`, `tests/`, `data/`, `docs/`,
-//!   `scripts/`, `examples/`, `.ci/`), or a page there (`protocol.md`): from the top;
+//!   `scripts/`, `examples/`, `.ci/`, `web/`: the web page, whose face is `src/web/`), or a
+//!   page there (`protocol.md`): from the top;
 //! - with a top-level module of the crate (`search/mod.rs`, `protocol/play/`, `main.rs`):
 //!   under `src/`, where the page's module paths start;
 //! - any other source file or folder (`levels.rs` under **`search`**, `time/lag.rs`, `fuzz/`)
@@ -29,6 +30,7 @@ const ROOT_FOLDERS: &[&str] = &[
     "scripts/",
     "examples/",
     ".ci/",
+    "web/",
 ];
 
 /// The crate's top-level modules and files: the page gives their paths from `src/`.

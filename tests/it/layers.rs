@@ -1,10 +1,11 @@
-//! The layers of `src/` as a test: board ← eval ← {search, fit} ← game ← {protocol, arena} ← cli.
+//! The layers of `src/` as a test: board ← eval ← {search, fit} ← game ← {protocol, arena, web}
+//! ← cli.
 //!
 //! Every `.rs` file under `src/` belongs to a top-level module: the folder it is in
 //! (`src/search/book_build/mod.rs` is `search`), or itself (`src/X.rs` is `X`). An import is a
 //! `crate::X` path anywhere in the code, `use crate::{X::…, Y}` groups included; comments
 //! and string literals are not code. A module may import its own layer's module and those
-//! below it; `protocol` and `arena` share a layer and never import each other. `sys` is
+//! below it; `protocol`, `arena` and `web` share a layer and never import each other. `sys` is
 //! support: anything may import it, and it imports nothing of the crate. `lib.rs` (which
 //! declares the modules) and `main.rs` are exempt. `super::` paths are not read: below the
 //! top file of a module they stay inside it.
@@ -20,6 +21,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("game", 3),
     ("protocol", 4),
     ("arena", 4),
+    ("web", 4),
     ("cli", 5),
 ];
 

@@ -31,6 +31,8 @@ pub mod inputs;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 pub mod tempo;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm_simd;
 
 pub use file::{NETWORK_MAGIC, read_network_file};
 use inputs::input_rows_on;
@@ -290,6 +292,10 @@ impl Network {
     fn score_portable(&self, mine: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         // SAFETY: without AVX2 asked for, nothing is asked of the CPU.
         let (rows, bucket, stage) = unsafe { self.inputs(false, mine, player, opponent) };
+        // In a browser built with WebAssembly SIMD, its copy of the layers (`wasm_simd.rs`).
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let sum = by_shape!(self, hidden_wasm_simd, &rows, bucket, stage);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         let sum = by_shape!(self, hidden_portable, &rows, bucket, stage);
         self.finish(sum, stage)
     }
@@ -346,6 +352,7 @@ impl Network {
     }
 
     /// The row sum and the dense layer in plain loops, a unit at a time.
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     fn hidden_portable<const W: usize, const H: usize>(
         &self,

@@ -31,7 +31,8 @@ use crate::board::{Bits, MAX_EMPTIES, Move, Position, Square};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// A search of the position after a forced pass, as `no_move_report` runs it.
 type InnerSearch<'a> =

@@ -10,7 +10,7 @@ use crate::search::levels::{EndgameMode, PhaseLevel};
 use crate::search::limits::{Limits, Stopper};
 use crate::search::report::{SearchReport, Value, principal_variation};
 use crate::search::{threads, tt};
-use std::time::Instant;
+use web_time::Instant;
 
 /// At and below this many empties, a solve's principal variation is proven move by move.
 const PV_PROOF_EMPTIES: u32 = 14;

@@ -60,7 +60,8 @@ pub use lag::LagMeter;
 pub(crate) use planner::IterationPlanner;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Time kept back on every move for process start-up, pipes and the GUI's own lag.
 const OVERHEAD: Duration = Duration::from_millis(60);

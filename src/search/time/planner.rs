@@ -2,7 +2,8 @@
 //! (see the time manager's essay in `time/mod.rs`).
 
 use crate::search::limits::Limits;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How much later the soft deadline comes, as a part of its span, when the best move
 /// changed at the last depth.
