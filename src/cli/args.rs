@@ -288,6 +288,16 @@ pub fn install_network(network: Option<Network>) -> Result<(), CliError> {
     }
 }
 
+/// Reads and installs the `neural` evaluator's `--network` and `--mpc-table` files, where
+/// given; a file that is missing or not one is refused in one line naming it.
+pub fn install_network_files(
+    network: Option<&str>,
+    mpc_table: Option<&str>,
+) -> Result<(), CliError> {
+    install_network(network.map(network_file).transpose().map_err(error)?)?;
+    install_mpc_table(mpc_table.map(mpc_table_file).transpose().map_err(error)?)
+}
+
 /// `--weights FILE`: a weights file that `train` wrote, read and checked.
 pub fn weights_file(path: &str) -> Result<PatternWeights, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;

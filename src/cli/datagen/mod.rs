@@ -11,8 +11,8 @@ mod shards;
 mod swing;
 
 use super::args::{
-    CliError, error, hash_mib, install_mpc_table, install_network, mpc_table_file, network_file,
-    number_in, parse_in_range, seed, span, weights_file,
+    CliError, error, hash_mib, install_network_files, number_in, parse_in_range, seed, span,
+    weights_file,
 };
 use crate::cli::error::catch_signals;
 use crate::eval::EvaluatorKind;
@@ -317,10 +317,7 @@ fn install_labeller_network(args: &DatagenArgs, eval: EvaluatorKind) -> Result<(
         }
         return Ok(());
     }
-    let network = args.network.as_deref().map(network_file).transpose();
-    install_network(network.map_err(error)?)?;
-    let table = args.mpc_table.as_deref().map(mpc_table_file).transpose();
-    install_mpc_table(table.map_err(error)?)
+    install_network_files(args.network.as_deref(), args.mpc_table.as_deref())
 }
 
 /// The games of a run: `--games`, or with WTHOR the folder's games (at most `--games`).

@@ -7,10 +7,7 @@
 //! --empties 26-30`), one deepening per position, its depths' values read as they finish.
 
 use crate::board::{Color, Position};
-use crate::cli::args::{
-    CliError, error, hash_mib, install_mpc_table, install_network, mpc_table_file, network_file,
-    number_in,
-};
+use crate::cli::args::{CliError, error, hash_mib, install_network_files, number_in};
 use crate::eval::EvaluatorKind;
 use crate::fit::dataset::read_dataset;
 use crate::search::{Limits, PhaseLevel, Searcher, Selectivity};
@@ -65,10 +62,7 @@ pub(super) fn run(args: &SwingArgs) -> Result<(), CliError> {
         .eval
         .parse()
         .map_err(|e| error(format!("--eval: {e}")))?;
-    let network = args.network.as_deref().map(network_file).transpose();
-    install_network(network.map_err(error)?)?;
-    let table = args.mpc_table.as_deref().map(mpc_table_file).transpose();
-    install_mpc_table(table.map_err(error)?)?;
+    install_network_files(args.network.as_deref(), args.mpc_table.as_deref())?;
     if let Some(text) = &args.tempo {
         let discs = number_in(text, "tempo", -10.0..=10.0)?;
         crate::eval::network::tempo::set_tempo((discs * 100.0).round() as i32).map_err(error)?;
