@@ -94,6 +94,10 @@ pub struct TrainArgs {
     /// `net`: the width of the rows, 16, 32 or 64 (default 32).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(super) width: Option<String>,
+    /// `net`: how the rows are stored, `i16` (the default) or `i8` (half the memory a row,
+    /// fitted on the 8-bit grid; see docs/training.md).
+    #[arg(long, value_name = "FORMAT", allow_hyphen_values = true)]
+    pub(super) rows: Option<String>,
     /// `net`: units of the dense layer, 8, 16 or 32 (default 16).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(super) hidden: Option<String>,

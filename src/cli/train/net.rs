@@ -6,7 +6,7 @@
 
 use super::args::{TrainArgs, fraction, read_data, write_model};
 use crate::cli::args::{CliError, error, parse_in_range, weights_file};
-use crate::eval::network::read_network_file;
+use crate::eval::network::{RowFormat, read_network_file};
 use crate::eval::pattern::{PatternWeights, active_weights, wthor_weights};
 use crate::fit::linear::DEFAULT_OPENING_EMPTIES;
 use crate::fit::net::{Bracket, Event, NetSettings, Outcome, held_out_errors, train_network};
@@ -44,6 +44,13 @@ fn settings(args: &TrainArgs, out: &str) -> Result<NetSettings, CliError> {
         if !crate::eval::network::WIDTHS.contains(&s.shape.width) {
             return Err(error(format!("bad --width {w}: expected 16, 32 or 64")));
         }
+    }
+    if let Some(r) = &args.rows {
+        s.shape.rows = match r.trim() {
+            "i16" => RowFormat::I16,
+            "i8" => RowFormat::I8,
+            _ => return Err(error(format!("bad --rows {r}: expected i16 or i8"))),
+        };
     }
     if let Some(h) = &args.hidden {
         s.shape.hidden = parse_in_range(h, "hidden", 1..=64)? as usize;
@@ -156,8 +163,9 @@ pub(super) fn run(args: TrainArgs) -> Result<(), CliError> {
     let data = read_data(&args, opening_empties, start)?;
     let s = &settings;
     eprintln!(
-        "network: width {}, hidden {}, {} buckets; {} epochs of batches of {}, rate {} (x{} an epoch), seed {}, {} threads",
+        "network: width {} ({} rows), hidden {}, {} buckets; {} epochs of batches of {}, rate {} (x{} an epoch), seed {}, {} threads",
         s.shape.width,
+        s.shape.rows.name(),
         s.shape.hidden,
         s.shape.buckets,
         s.epochs,

@@ -4,15 +4,16 @@
 //!
 //! | bytes | field |
 //! | --- | --- |
-//! | 8 | [`NETWORK_MAGIC`] |
+//! | 8 | [`NETWORK_MAGIC`] (16-bit rows) or [`NETWORK_MAGIC_I8`] (8-bit rows) |
 //! | 4 × 6 | width, hidden, buckets, rows a bucket, inputs, rows stored a bucket |
-//! | 2 each | the stored rows (`i16`), bucket by bucket |
+//! | 2 each (1 each) | the stored rows (`i16`; `i8`), bucket by bucket |
+//! | (2 each) | (8-bit rows only: each bucket's row bias, `i16`) |
 //! | 2 each | the dense layer (`i16`) |
 //! | 4 each | the dense biases (`i32`) |
 //! | 2 each | the output layer (`i16`) |
 //! | 4 each | the output biases (`i32`) |
 
-use super::{AlignedI16, INPUTS, NetShape, Network, ROWS, STAGES};
+use super::{AlignedI8, AlignedI16, INPUTS, NetShape, Network, ROWS, RowFormat, RowTable, STAGES};
 use crate::eval::features::canonical_indices;
 use flate2::Compression;
 use flate2::read::GzDecoder;
@@ -20,8 +21,10 @@ use flate2::write::GzEncoder;
 use std::io::{Read, Write};
 use std::sync::LazyLock;
 
-/// The first bytes of a network's body.
+/// The first bytes of a network's body (16-bit rows).
 pub const NETWORK_MAGIC: &[u8; 8] = b"OENET001";
+/// The first bytes of the body of a network of 8-bit rows.
+pub const NETWORK_MAGIC_I8: &[u8; 8] = b"OENET002";
 const HEADER: usize = 8 + 4 * 6;
 
 /// For each row of a bucket, the row that stands for it (see `canonical_indices`).
@@ -47,7 +50,10 @@ impl Network {
         let shape = self.shape;
         let stored: Vec<usize> = stored_rows().collect();
         let mut body = Vec::with_capacity(HEADER + 2 * shape.embedding_len());
-        body.extend_from_slice(NETWORK_MAGIC);
+        body.extend_from_slice(match shape.rows {
+            RowFormat::I16 => NETWORK_MAGIC,
+            RowFormat::I8 => NETWORK_MAGIC_I8,
+        });
         for v in [
             shape.width,
             shape.hidden,
@@ -62,10 +68,19 @@ impl Network {
         for bucket in 0..shape.buckets {
             for &row in &stored {
                 let at = (bucket * ROWS + row) * w;
-                for v in &self.embedding()[at..at + w] {
-                    body.extend_from_slice(&v.to_le_bytes());
+                match self.rows() {
+                    RowTable::I16(table) => table.as_slice()[at..at + w]
+                        .iter()
+                        .for_each(|v| body.extend_from_slice(&v.to_le_bytes())),
+                    RowTable::I8 { rows, .. } => rows.as_slice()[at..at + w]
+                        .iter()
+                        .for_each(|v| body.extend_from_slice(&v.to_le_bytes())),
                 }
             }
+        }
+        if let RowTable::I8 { bias, .. } = self.rows() {
+            bias.iter()
+                .for_each(|v| body.extend_from_slice(&v.to_le_bytes()));
         }
         self.dense
             .iter()
@@ -94,9 +109,13 @@ impl Network {
         reader
             .read_exact(&mut header)
             .map_err(|e| format!("truncated or corrupt network file: {e}"))?;
-        if &header[..8] != NETWORK_MAGIC {
+        let rows_format = if &header[..8] == NETWORK_MAGIC {
+            RowFormat::I16
+        } else if &header[..8] == NETWORK_MAGIC_I8 {
+            RowFormat::I8
+        } else {
             return Err("not a network file (wrong magic)".into());
-        }
+        };
         let field = |i: usize| {
             u32::from_le_bytes(header[8 + 4 * i..12 + 4 * i].try_into().expect("4 bytes")) as usize
         };
@@ -104,6 +123,7 @@ impl Network {
             width: field(0),
             hidden: field(1),
             buckets: field(2),
+            rows: rows_format,
         };
         shape
             .check()
@@ -117,8 +137,14 @@ impl Network {
             ));
         }
         let (w, h, b) = (shape.width, shape.hidden, shape.buckets);
+        // Bytes a row value takes, and those of the row biases apart (8-bit rows only).
+        let (lane, row_bias) = match rows_format {
+            RowFormat::I16 => (2, 0),
+            RowFormat::I8 => (1, 2 * b * w),
+        };
+        let rows_bytes = lane * b * stored.len() * w;
         let length =
-            2 * b * stored.len() * w + 2 * b * h * w + 4 * b * h + 2 * STAGES * h + 4 * STAGES;
+            rows_bytes + row_bias + 2 * b * h * w + 4 * b * h + 2 * STAGES * h + 4 * STAGES;
         let mut body = Vec::with_capacity(length);
         (&mut reader)
             .take(length as u64 + 1)
@@ -131,7 +157,7 @@ impl Network {
             ));
         }
         // The stored rows come first (read in place below); the layers follow.
-        let mut at = 2 * b * stored.len() * w;
+        let mut at = rows_bytes;
         let mut i16s = |n: usize| -> Vec<i16> {
             let v = body[at..at + 2 * n]
                 .chunks_exact(2)
@@ -140,6 +166,7 @@ impl Network {
             at += 2 * n;
             v
         };
+        let bias8 = i16s(row_bias / 2);
         let dense = i16s(b * h * w);
         let dense_bias_raw = i16s(2 * b * h);
         let output = i16s(STAGES * h);
@@ -154,29 +181,56 @@ impl Network {
         };
         // The stored rows go straight from the inflated bytes to their places (every row of a
         // shape's orbit), so that only one table of the network is ever held.
-        let mut table = AlignedI16::zeroed(shape.embedding_len());
-        let embedding = table.as_mut_slice();
         let mut place = vec![usize::MAX; ROWS];
         for (k, &row) in stored.iter().enumerate() {
             place[row] = k;
         }
-        for bucket in 0..b {
-            for row in 0..ROWS {
+        // Where each row's values start in `body`, and where they go in the table.
+        let stored_len = stored.len();
+        let spans = (0..b).flat_map(|bucket| {
+            let place = &place;
+            (0..ROWS).map(move |row| {
                 let k = place[canonical_row(row)];
-                let from = 2 * (bucket * stored.len() + k) * w;
-                let to = (bucket * ROWS + row) * w;
-                for (value, bytes) in embedding[to..to + w]
-                    .iter_mut()
-                    .zip(body[from..from + 2 * w].chunks_exact(2))
-                {
-                    *value = i16::from_le_bytes([bytes[0], bytes[1]]);
+                (
+                    lane * (bucket * stored_len + k) * w,
+                    (bucket * ROWS + row) * w,
+                )
+            })
+        });
+        let rows = match rows_format {
+            RowFormat::I16 => {
+                let mut table = AlignedI16::zeroed(shape.embedding_len());
+                let embedding = table.as_mut_slice();
+                for (from, to) in spans {
+                    for (value, bytes) in embedding[to..to + w]
+                        .iter_mut()
+                        .zip(body[from..from + 2 * w].chunks_exact(2))
+                    {
+                        *value = i16::from_le_bytes([bytes[0], bytes[1]]);
+                    }
+                }
+                RowTable::I16(table)
+            }
+            RowFormat::I8 => {
+                let mut table = AlignedI8::zeroed(shape.embedding_len());
+                let embedding = table.as_mut_slice();
+                for (from, to) in spans {
+                    for (value, &byte) in
+                        embedding[to..to + w].iter_mut().zip(&body[from..from + w])
+                    {
+                        *value = byte as i8;
+                    }
+                }
+                RowTable::I8 {
+                    rows: table,
+                    bias: bias8,
                 }
             }
-        }
+        };
         drop(body);
         Network::from_parts(
             shape,
-            table,
+            rows,
             dense,
             to_i32(dense_bias_raw),
             output,

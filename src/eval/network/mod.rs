@@ -21,6 +21,15 @@
 //! trainer (`crate::fit::net`) clips the float weights so that no sum can overflow, and the
 //! reader refuses a file whose values could.
 //!
+//! **8-bit rows** ([`RowFormat::I8`]). The rows are most of the memory a search touches (a
+//! bucket's table is 5.35 MB at width 16, beyond the level-2 cache), and a row's values are
+//! small (in the first network 99.97% of them within half a unit). A network may store its
+//! rows as `i8` at [`ROW8_ONE`] (half of `ACTIVATION_ONE`: ±0.496 units), with each bucket's
+//! bias apart as `i16` at the same scale; the sum is made in 16-bit lanes (each row widened),
+//! clipped to `0..ROW8_ONE` and doubled, and the layers after it are those of 16-bit rows.
+//! So a width-32 network of 8-bit rows reads as many bytes a row as a width-16 one of 16-bit
+//! rows. The trainer fits such a network on its grid (the rows rounded in the forward pass).
+//!
 //! **Why not an incremental accumulator** as chess networks keep: a move changes about a
 //! third of the placements, so updating the sum costs about as much as making it; the
 //! indices are what is kept incrementally, and the sum is made at each evaluation.
@@ -42,7 +51,7 @@ use super::evaluator::Evaluator;
 use super::features::LANES;
 use super::state::FeatureState;
 use crate::board::Position;
-pub use aligned::AlignedI16;
+pub use aligned::{AlignedI8, AlignedI16};
 use std::sync::{LazyLock, OnceLock};
 
 /// Activations and rows: this many per unit (a clipped ReLU's top).
@@ -64,6 +73,26 @@ pub const MAX_BUCKETS: usize = 16;
 /// Scores stay within this many hundredths of a disc.
 const SCORE_LIMIT: i64 = 6400;
 
+/// How a network's rows are stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RowFormat {
+    /// `i16` at [`ACTIVATION_ONE`], each bucket's bias in its empties row.
+    #[default]
+    I16,
+    /// `i8` at [`ROW8_ONE`], each bucket's bias apart (see the module's essay).
+    I8,
+}
+
+impl RowFormat {
+    /// The format's name, as `train --rows` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RowFormat::I16 => "i16",
+            RowFormat::I8 => "i8",
+        }
+    }
+}
+
 /// The shape of a network: what a file must agree on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NetShape {
@@ -73,6 +102,8 @@ pub struct NetShape {
     pub hidden: usize,
     /// Phase buckets (1 to [`MAX_BUCKETS`]).
     pub buckets: usize,
+    /// How the rows are stored.
+    pub rows: RowFormat,
 }
 
 impl NetShape {
@@ -110,12 +141,35 @@ pub const ROW_LIMIT: i32 = 640;
 pub const EMPTIES_ROW_LIMIT: i32 = 1408;
 const _: () = assert!(48 * ROW_LIMIT + EMPTIES_ROW_LIMIT <= i16::MAX as i32);
 
+/// 8-bit rows: this many per unit.
+pub const ROW8_ONE: i32 = ACTIVATION_ONE / 2;
+/// The largest value of an 8-bit row (`i8::MIN` is left out, so that rows are symmetric).
+pub const ROW8_LIMIT: i32 = 127;
+/// The largest bucket bias beside 8-bit rows (units of [`ROW8_ONE`]): with every row at its
+/// limit, the sum stays within `i16`, whatever the position.
+pub const ROW8_BIAS_LIMIT: i32 = 4 * ROW8_ONE;
+const _: () = assert!(INPUTS as i32 * ROW8_LIMIT + ROW8_BIAS_LIMIT <= i16::MAX as i32);
+
+/// A network's rows as the evaluation reads them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowTable {
+    /// `buckets × ROWS × width` of `i16`; each empties row has its bucket's bias added.
+    I16(AlignedI16),
+    /// `buckets × ROWS × width` of `i8`, and the buckets' biases (`buckets × width`).
+    I8 {
+        /// The rows.
+        rows: AlignedI8,
+        /// Each bucket's bias, at [`ROW8_ONE`].
+        bias: Vec<i16>,
+    },
+}
+
 /// A network with integer weights, as the evaluation reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     shape: NetShape,
-    /// `buckets × ROWS × width`: the rows; each empties row has its bucket's bias added.
-    embedding: AlignedI16,
+    /// The rows of every bucket.
+    rows: RowTable,
     /// `buckets × hidden × width`.
     dense: Vec<i16>,
     /// `buckets × hidden`, at [`ACTIVATION_ONE`].
@@ -153,12 +207,54 @@ macro_rules! by_shape {
     };
 }
 
+/// The row sum's activations of a bucket, as the layers after it read them: `width` lanes of
+/// `i16` at [`ACTIVATION_ONE`], clipped to `0..ACTIVATION_ONE`, packed two to an `i32` (the
+/// pairs the dense layer multiplies), in plain loops.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
+#[inline(always)]
+fn active_portable<const W: usize>(
+    rows: &RowTable,
+    read: &[u32; INPUTS],
+    bucket: usize,
+) -> [i16; 64] {
+    let mut active = [0i16; 64];
+    match rows {
+        RowTable::I16(table) => {
+            let table = &table.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
+            let mut sum = [0i16; W];
+            for &row in read {
+                let row: &[i16; W] = table[row as usize * W..][..W].try_into().expect("width");
+                for i in 0..W {
+                    sum[i] = sum[i].wrapping_add(row[i]);
+                }
+            }
+            for i in 0..W {
+                active[i] = sum[i].clamp(0, ACTIVATION_ONE as i16);
+            }
+        }
+        RowTable::I8 { rows, bias } => {
+            let table = &rows.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
+            let mut sum: [i16; W] = bias[bucket * W..][..W].try_into().expect("width");
+            for &row in read {
+                let row: &[i8; W] = table[row as usize * W..][..W].try_into().expect("width");
+                for i in 0..W {
+                    sum[i] = sum[i].wrapping_add(i16::from(row[i]));
+                }
+            }
+            for i in 0..W {
+                active[i] = 2 * sum[i].clamp(0, ROW8_ONE as i16);
+            }
+        }
+    }
+    active
+}
+
 impl Network {
     /// A network from its parts, checked: lengths agree with `shape`, and no value could
     /// overflow a sum.
     pub fn from_parts(
         shape: NetShape,
-        embedding: AlignedI16,
+        rows: RowTable,
         dense: Vec<i16>,
         dense_bias: Vec<i32>,
         output: Vec<i16>,
@@ -166,12 +262,20 @@ impl Network {
     ) -> Result<Network, String> {
         shape.check()?;
         let (w, h, b) = (shape.width, shape.hidden, shape.buckets);
+        let (table_len, bias_len, format) = match &rows {
+            RowTable::I16(table) => (table.as_slice().len(), b * w, RowFormat::I16),
+            RowTable::I8 { rows, bias } => (rows.as_slice().len(), bias.len(), RowFormat::I8),
+        };
+        if format != shape.rows {
+            return Err(format!(
+                "rows of {} for a network of {} rows",
+                format.name(),
+                shape.rows.name()
+            ));
+        }
         let lengths = [
-            (
-                "embedding",
-                embedding.as_slice().len(),
-                shape.embedding_len(),
-            ),
+            ("embedding", table_len, shape.embedding_len()),
+            ("row biases", bias_len, b * w),
             ("dense layer", dense.len(), b * h * w),
             ("dense biases", dense_bias.len(), b * h),
             ("output layer", output.len(), STAGES * h),
@@ -182,17 +286,32 @@ impl Network {
                 return Err(format!("{what}: {got} values, expected {want}"));
             }
         }
-        for (i, row) in embedding.as_slice().chunks_exact(w).enumerate() {
-            let limit = if i % ROWS >= inputs::EMPTIES_ROW {
-                EMPTIES_ROW_LIMIT
-            } else {
-                ROW_LIMIT
-            };
-            if row.iter().any(|&v| i32::from(v).abs() > limit) {
-                return Err(format!(
-                    "embedding row {} out of range (|v| > {limit})",
-                    i % ROWS
-                ));
+        match &rows {
+            RowTable::I16(table) => {
+                for (i, row) in table.as_slice().chunks_exact(w).enumerate() {
+                    let limit = if i % ROWS >= inputs::EMPTIES_ROW {
+                        EMPTIES_ROW_LIMIT
+                    } else {
+                        ROW_LIMIT
+                    };
+                    if row.iter().any(|&v| i32::from(v).abs() > limit) {
+                        return Err(format!(
+                            "embedding row {} out of range (|v| > {limit})",
+                            i % ROWS
+                        ));
+                    }
+                }
+            }
+            RowTable::I8 { rows, bias } => {
+                if let Some(i) = rows.as_slice().iter().position(|&v| v == i8::MIN) {
+                    return Err(format!(
+                        "embedding row {} out of range (-128)",
+                        i / w % ROWS
+                    ));
+                }
+                if bias.iter().any(|&v| i32::from(v).abs() > ROW8_BIAS_LIMIT) {
+                    return Err(format!("a row bias out of range (|v| > {ROW8_BIAS_LIMIT})"));
+                }
             }
         }
         if dense_bias.iter().any(|v| v.abs() > DENSE_BIAS_LIMIT) {
@@ -212,7 +331,7 @@ impl Network {
         }
         Ok(Network {
             shape,
-            embedding,
+            rows,
             dense_pairs: AlignedI16::new(&dense_pairs),
             dense,
             dense_bias,
@@ -221,9 +340,9 @@ impl Network {
         })
     }
 
-    /// The rows of every bucket (`buckets × ROWS × width`), the biases in the empties rows.
-    pub fn embedding(&self) -> &[i16] {
-        self.embedding.as_slice()
+    /// The rows of every bucket.
+    pub fn rows(&self) -> &RowTable {
+        &self.rows
     }
 
     /// The network's shape.
@@ -342,9 +461,15 @@ impl Network {
         bucket: usize,
         stage: usize,
     ) -> i32 {
+        let range = bucket * ROWS * W..(bucket + 1) * ROWS * W;
+        let active = match &self.rows {
+            RowTable::I16(table) => simd::active_i16::<W>(&table.as_slice()[range], rows),
+            RowTable::I8 { rows: table, bias } => {
+                simd::active_i8::<W>(&table.as_slice()[range], &bias[bucket * W..][..W], rows)
+            }
+        };
         simd::hidden_output::<W, H>(
-            &self.embedding.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W],
-            rows,
+            &active,
             &self.dense_pairs.as_slice()[bucket * W * H..][..W * H],
             &self.dense_bias[bucket * H..][..H],
             &self.output[stage * H..][..H],
@@ -360,18 +485,7 @@ impl Network {
         bucket: usize,
         stage: usize,
     ) -> i32 {
-        let table = &self.embedding.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
-        let mut sum = [0i16; W];
-        for &row in rows {
-            let row: &[i16; W] = table[row as usize * W..][..W].try_into().expect("width");
-            for i in 0..W {
-                sum[i] = sum[i].wrapping_add(row[i]);
-            }
-        }
-        let mut active = [0i16; W];
-        for i in 0..W {
-            active[i] = sum[i].clamp(0, ACTIVATION_ONE as i16);
-        }
+        let active = active_portable::<W>(&self.rows, rows, bucket);
         let dense = &self.dense[bucket * H * W..][..H * W];
         let bias = &self.dense_bias[bucket * H..][..H];
         let output = &self.output[stage * H..][..H];

@@ -1,13 +1,13 @@
 //! The network's layers in WebAssembly SIMD (simd128), for the engine in a browser page: the
 //! same work as the AVX2 copy (`simd.rs`) in 128-bit vectors. The row sum adds eight 16-bit
-//! lanes at a time; the dense layer takes a pair of inputs at a time, both activations of the
+//! lanes at a time (8-bit rows widened as they load); the dense layer takes a pair of inputs at a time, both activations of the
 //! pair against each unit's two weights by the 16-bit dot product (`i32x4_dot_i16x8`, the
 //! counterpart of AVX2's multiply-add), four units a vector, in the pair order the AVX2 copy
 //! reads (`dense_pairs`). The sums are integers in the same order of lanes, so the score is
 //! the portable loops' to the unit; the browser test's bench holds the page's node counts to
 //! the native binary's. Compiled only with `-C target-feature=+simd128` (scripts/web).
 
-use super::{ACTIVATION_ONE, HIDDEN_ONE, INPUTS, Network, ROWS};
+use super::{ACTIVATION_ONE, HIDDEN_ONE, INPUTS, Network, ROW8_ONE, ROWS, RowTable};
 use core::arch::wasm32::*;
 
 impl Network {
@@ -21,26 +21,48 @@ impl Network {
         stage: usize,
     ) -> i32 {
         const { assert!(W.is_multiple_of(8) && W <= 64 && H.is_multiple_of(4) && H <= 32) };
-        let table = &self.embedding.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
+        let range = bucket * ROWS * W..(bucket + 1) * ROWS * W;
+        let mut sum = [i16x8_splat(0); 8];
+        let (top, shift) = match &self.rows {
+            RowTable::I16(table) => {
+                // Rows as arrays: one bounds check a row (the index against the row count).
+                let (table, _) = table.as_slice()[range].as_chunks::<W>();
+                for &row in rows {
+                    let row = &table[row as usize];
+                    for (k, s) in sum.iter_mut().enumerate().take(W / 8) {
+                        // SAFETY: `row` holds W values; lanes 8k to 8k + 7 lie inside it
+                        // (k < W / 8). WebAssembly loads need no alignment.
+                        let v = unsafe { v128_load(row.as_ptr().add(8 * k).cast()) };
+                        *s = i16x8_add(*s, v);
+                    }
+                }
+                (ACTIVATION_ONE, 0)
+            }
+            RowTable::I8 { rows: table, bias } => {
+                let bias = &bias[bucket * W..][..W];
+                for (k, s) in sum.iter_mut().enumerate().take(W / 8) {
+                    // SAFETY: `bias` holds W values; 8k to 8k + 7 lie inside it (k < W / 8).
+                    *s = unsafe { v128_load(bias.as_ptr().add(8 * k).cast()) };
+                }
+                let (table, _) = table.as_slice()[range].as_chunks::<W>();
+                for &row in rows {
+                    let row = &table[row as usize];
+                    for (k, s) in sum.iter_mut().enumerate().take(W / 8) {
+                        // SAFETY: `row` holds W bytes; 8k to 8k + 7 lie inside it (k < W / 8).
+                        let v = unsafe { i16x8_load_extend_i8x8(row.as_ptr().add(8 * k)) };
+                        *s = i16x8_add(*s, v);
+                    }
+                }
+                (ROW8_ONE, 1)
+            }
+        };
         let pairs = &self.dense_pairs.as_slice()[bucket * W * H..][..W * H];
         let bias = &self.dense_bias[bucket * H..][..H];
         let output = &self.output[stage * H..][..H];
-        let mut sum = [i16x8_splat(0); 8];
-        // Rows as arrays: one bounds check a row (the index against the row count).
-        let (table, _) = table.as_chunks::<W>();
-        for &row in rows {
-            let row = &table[row as usize];
-            for (k, s) in sum.iter_mut().enumerate().take(W / 8) {
-                // SAFETY: `row` holds W values; lanes 8k to 8k + 7 lie inside it (k < W / 8).
-                // WebAssembly loads need no alignment.
-                let v = unsafe { v128_load(row.as_ptr().add(8 * k).cast()) };
-                *s = i16x8_add(*s, v);
-            }
-        }
-        let (zero, one) = (i16x8_splat(0), i16x8_splat(ACTIVATION_ONE as i16));
+        let (zero, one) = (i16x8_splat(0), i16x8_splat(top as i16));
         let mut active = [0i32; 32];
         for (k, s) in sum.iter().enumerate().take(W / 8) {
-            let a = i16x8_min(i16x8_max(*s, zero), one);
+            let a = i16x8_shl(i16x8_min(i16x8_max(*s, zero), one), shift);
             // SAFETY: `active` holds 32 i32s (64 i16s); i16 lanes 8k to 8k + 7 lie inside it.
             unsafe { v128_store(active.as_mut_ptr().cast::<i16>().add(8 * k).cast(), a) };
         }

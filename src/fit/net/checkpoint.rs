@@ -67,6 +67,8 @@ impl Checkpoint {
             width: word(4) as usize,
             hidden: word(5) as usize,
             buckets: word(6) as usize,
+            // The run's fingerprint tells the row format.
+            rows: shape.rows,
         };
         if found != shape {
             return Err(format!(

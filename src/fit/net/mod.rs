@@ -28,7 +28,7 @@ pub use held_out::{BRACKETS, Bracket, held_out_errors};
 pub use model::{Layout, Model};
 
 use super::linear::{TrainSample, TrainingData};
-use crate::eval::network::{NetShape, OUTPUT_DISCS, ROWS};
+use crate::eval::network::{NetShape, OUTPUT_DISCS, ROWS, RowFormat};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
@@ -66,6 +66,7 @@ impl Default for NetSettings {
                 width: 32,
                 hidden: 16,
                 buckets: 4,
+                rows: RowFormat::I16,
             },
             epochs: 10,
             batch: 1024,
@@ -134,6 +135,10 @@ pub fn fingerprint(data: &TrainingData, settings: &NetSettings) -> u64 {
         data.validation.len() as u64,
     ] {
         mix(v);
+    }
+    // Only a run of 8-bit rows mixes its format, so that earlier runs' checkpoints still match.
+    if s.shape.rows == RowFormat::I8 {
+        mix(8);
     }
     for sample in data.train.iter().chain(&data.validation) {
         mix(sample.player);
@@ -388,6 +393,7 @@ fn update_rows(
     let rows_total = row_grads.len() / width;
     let per = rows_total.div_ceil(threads);
     let end = rows_total * width;
+    let clip = state.model.row_clip();
     let params = state.model.params[..end].chunks_mut(per * width);
     let first = state.first[..end].chunks_mut(per * width);
     let second = state.second[..end].chunks_mut(per * width);
@@ -404,7 +410,7 @@ fn update_rows(
                     let at = (r - lo) * width;
                     for i in at..at + width {
                         adam(&mut p[i], &mut m[i], &mut v[i], g[i], rate);
-                        p[i] = p[i].clamp(-model::ROW_CLIP, model::ROW_CLIP);
+                        p[i] = p[i].clamp(-clip, clip);
                         g[i] = 0.0;
                     }
                 }

@@ -4,12 +4,20 @@
 //!
 //! Rows that a shape's own symmetries make equal are one row here (the canonical one): the
 //! positions that read its images train it, and the quantiser copies it to them.
+//!
+//! A network of 8-bit rows ([`RowFormat::I8`]) is fitted on its grid: the forward pass reads
+//! each row and bias rounded to the steps the integer network holds them in (`ROW8_ONE` a
+//! unit), and the gradients pass the rounding as if it were not there (the straight-through
+//! estimate); the float rows go on moving by small steps, and the quantiser rounds them as the
+//! forward pass did. Rounding after the fitting instead would move every score (measured:
+//! 0.2-0.3 disc).
 
 use crate::eval::network::file::canonical_row;
 use crate::eval::network::inputs::EMPTIES_ROW;
 use crate::eval::network::{
-    ACTIVATION_ONE, AlignedI16, EMPTIES_ROW_LIMIT, HIDDEN_ONE, INPUTS, NetShape, Network,
-    OUTPUT_DISCS, OUTPUT_ONE, ROW_LIMIT, ROWS, STAGES, bucket_of, input_rows_of,
+    ACTIVATION_ONE, AlignedI8, AlignedI16, EMPTIES_ROW_LIMIT, HIDDEN_ONE, INPUTS, NetShape,
+    Network, OUTPUT_DISCS, OUTPUT_ONE, ROW_LIMIT, ROW8_BIAS_LIMIT, ROW8_LIMIT, ROW8_ONE, ROWS,
+    RowFormat, RowTable, STAGES, bucket_of, input_rows_of,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -21,6 +29,16 @@ const MAX_HIDDEN: usize = crate::eval::network::MAX_HIDDEN;
 /// The largest value of a row (activation units), of a bucket's bias, of a dense weight and of
 /// an output weight: what the integer network can hold without overflow.
 pub const ROW_CLIP: f32 = ROW_LIMIT as f32 / ACTIVATION_ONE as f32;
+/// The same for 8-bit rows.
+pub const ROW8_CLIP: f32 = ROW8_LIMIT as f32 / ROW8_ONE as f32;
+/// The largest bias beside 8-bit rows.
+const BIAS8_CLIP: f32 = ROW8_BIAS_LIMIT as f32 / ROW8_ONE as f32;
+
+/// `v` on the grid of 8-bit rows: rounded to a step of `1 / ROW8_ONE`.
+#[inline(always)]
+fn on_row8_grid(v: f32) -> f32 {
+    (v * ROW8_ONE as f32).round() / ROW8_ONE as f32
+}
 const BIAS_CLIP: f32 = (EMPTIES_ROW_LIMIT - ROW_LIMIT) as f32 / ACTIVATION_ONE as f32 - 0.01;
 const DENSE_CLIP: f32 = 16.0;
 const OUTPUT_CLIP: f32 = 32767.0 / OUTPUT_ONE as f32 - 0.01;
@@ -117,10 +135,22 @@ impl Model {
         }
         let mut sum = [0.0f32; MAX_WIDTH];
         sum[..w].copy_from_slice(&self.params[layout.bias + bucket * w..][..w]);
+        let grid = self.shape.rows == RowFormat::I8;
+        if grid {
+            for s in &mut sum[..w] {
+                *s = on_row8_grid(*s);
+            }
+        }
         for &r in &rows {
             let row = &self.params[r as usize * w..][..w];
-            for (s, v) in sum[..w].iter_mut().zip(row) {
-                *s += v;
+            if grid {
+                for (s, v) in sum[..w].iter_mut().zip(row) {
+                    *s += on_row8_grid(*v);
+                }
+            } else {
+                for (s, v) in sum[..w].iter_mut().zip(row) {
+                    *s += v;
+                }
             }
         }
         let dense = &self.params[layout.dense + bucket * h * w..][..h * w];
@@ -198,8 +228,12 @@ impl Model {
     /// Keeps every parameter where the integer network can hold it.
     pub fn clip_dense(&mut self) {
         let layout = Layout::of(self.shape);
+        let bias_clip = match self.shape.rows {
+            RowFormat::I16 => BIAS_CLIP,
+            RowFormat::I8 => BIAS8_CLIP,
+        };
         for p in &mut self.params[layout.bias..layout.dense] {
-            *p = p.clamp(-BIAS_CLIP, BIAS_CLIP);
+            *p = p.clamp(-bias_clip, bias_clip);
         }
         for p in &mut self.params[layout.dense..layout.dense_bias] {
             *p = p.clamp(-DENSE_CLIP, DENSE_CLIP);
@@ -209,11 +243,20 @@ impl Model {
         }
     }
 
+    /// The largest value a row may take.
+    pub fn row_clip(&self) -> f32 {
+        match self.shape.rows {
+            RowFormat::I16 => ROW_CLIP,
+            RowFormat::I8 => ROW8_CLIP,
+        }
+    }
+
     /// The integer network: each row at [`ACTIVATION_ONE`] (a shape's symmetric rows copied
-    /// from their canonical row, the bucket's bias added to the empties rows), the dense
-    /// layer at [`HIDDEN_ONE`], the output at [`OUTPUT_ONE`], rounded to the nearest.
+    /// from their canonical row, the bucket's bias added to the empties rows) or, for 8-bit
+    /// rows, at [`ROW8_ONE`] with the biases apart, the dense layer at [`HIDDEN_ONE`], the
+    /// output at [`OUTPUT_ONE`], rounded to the nearest.
     pub fn quantize(&self) -> Result<Network, String> {
-        let (w, h, b) = (self.shape.width, self.shape.hidden, self.shape.buckets);
+        let w = self.shape.width;
         let layout = Layout::of(self.shape);
         let p = &self.params;
         let q16 = |v: f32, scale: i32, limit: i32| -> i16 {
@@ -221,22 +264,31 @@ impl Model {
                 .round()
                 .clamp(-limit as f32, limit as f32) as i16
         };
-        let mut table = AlignedI16::zeroed(self.shape.embedding_len());
-        let embedding = table.as_mut_slice();
-        for bucket in 0..b {
-            for row in 0..ROWS {
-                let from = (bucket * ROWS + canonical_row(row)) * w;
-                let to = (bucket * ROWS + row) * w;
-                for i in 0..w {
-                    embedding[to + i] = if row >= EMPTIES_ROW {
-                        let v = p[from + i] + p[layout.bias + bucket * w + i];
-                        q16(v, ACTIVATION_ONE, EMPTIES_ROW_LIMIT)
+        let rows = match self.shape.rows {
+            RowFormat::I16 => {
+                let mut table = AlignedI16::zeroed(self.shape.embedding_len());
+                self.spread_rows_of(table.as_mut_slice(), |bucket, row, i, v| {
+                    if row >= EMPTIES_ROW {
+                        let biased = v + p[layout.bias + bucket * w + i];
+                        q16(biased, ACTIVATION_ONE, EMPTIES_ROW_LIMIT)
                     } else {
-                        q16(p[from + i], ACTIVATION_ONE, ROW_LIMIT)
-                    };
-                }
+                        q16(v, ACTIVATION_ONE, ROW_LIMIT)
+                    }
+                });
+                RowTable::I16(table)
             }
-        }
+            RowFormat::I8 => {
+                let mut table = AlignedI8::zeroed(self.shape.embedding_len());
+                self.spread_rows_of(table.as_mut_slice(), |_, _, _, v| {
+                    q16(v, ROW8_ONE, ROW8_LIMIT) as i8
+                });
+                let bias = p[layout.bias..layout.dense]
+                    .iter()
+                    .map(|&v| q16(v, ROW8_ONE, ROW8_BIAS_LIMIT))
+                    .collect();
+                RowTable::I8 { rows: table, bias }
+            }
+        };
         let dense = p[layout.dense..layout.dense_bias]
             .iter()
             .map(|&v| q16(v, HIDDEN_ONE, i16::MAX as i32))
@@ -253,7 +305,27 @@ impl Model {
             .iter()
             .map(|&v| (v * ACTIVATION_ONE as f32 * OUTPUT_ONE as f32).round() as i32)
             .collect();
-        let _ = h;
-        Network::from_parts(self.shape, table, dense, dense_bias, output, output_bias)
+        Network::from_parts(self.shape, rows, dense, dense_bias, output, output_bias)
+    }
+}
+
+impl Model {
+    /// The float value of every row of every bucket, each from its canonical row (the one the
+    /// model holds), made into `table`'s values by `value(bucket, row, lane, float)`.
+    fn spread_rows_of<T>(
+        &self,
+        table: &mut [T],
+        mut value: impl FnMut(usize, usize, usize, f32) -> T,
+    ) {
+        let w = self.shape.width;
+        for bucket in 0..self.shape.buckets {
+            for row in 0..ROWS {
+                let from = (bucket * ROWS + canonical_row(row)) * w;
+                let to = (bucket * ROWS + row) * w;
+                for i in 0..w {
+                    table[to + i] = value(bucket, row, i, self.params[from + i]);
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ use super::*;
 use crate::board::{Bits, Position, flips};
 use crate::eval::features::random_disc_pairs;
 use crate::eval::network::file::canonical_row;
-use crate::eval::network::{NetShape, Network};
+use crate::eval::network::{NetShape, Network, RowFormat};
 use crate::eval::state::FeatureState;
 use std::sync::atomic::AtomicBool;
 
@@ -14,6 +14,13 @@ const SHAPE: NetShape = NetShape {
     width: 16,
     hidden: 8,
     buckets: 2,
+    rows: RowFormat::I16,
+};
+
+/// [`SHAPE`] with 8-bit rows.
+const SHAPE_I8: NetShape = NetShape {
+    rows: RowFormat::I8,
+    ..SHAPE
 };
 
 /// A model with every canonical row random (within the clip), as a trained one would be.
@@ -64,20 +71,70 @@ fn random_positions(games: usize, seed: u64) -> Vec<(u32, Position)> {
     out
 }
 
+/// The largest gap in discs between the float model of `shape` (random rows, seed 7) and its
+/// integer network over `positions` random positions.
+fn worst_float_gap(shape: NetShape, positions: usize) -> f32 {
+    let model = random_model(shape, 7);
+    let network = model.quantize().unwrap();
+    random_disc_pairs(3, positions)
+        .map(|(player, opponent)| {
+            let float = model.discs(player, opponent);
+            (float - network.score(player, opponent) as f32 / 100.0).abs()
+        })
+        .fold(0.0, f32::max)
+}
+
 #[test]
 fn the_integer_network_agrees_with_its_float_twin() {
     // Quantisation rounds each row to 1/512 and each weight to 1/1024 or 1/2048 of a unit:
     // over 5,000 random positions the integer score stays within 0.25 disc of the float one
     // (a unit of output is 32 discs).
-    let model = random_model(SHAPE, 7);
-    let network = model.quantize().unwrap();
-    let mut worst = 0.0f32;
-    for (player, opponent) in random_disc_pairs(3, 5_000) {
-        let float = model.discs(player, opponent);
-        let integer = network.score(player, opponent) as f32 / 100.0;
-        worst = worst.max((float - integer).abs());
-    }
+    let worst = worst_float_gap(SHAPE, 5_000);
     assert!(worst < 0.25, "worst difference {worst} discs");
+}
+
+#[test]
+fn the_integer_network_of_8_bit_rows_agrees_with_its_float_twin() {
+    // The float network of 8-bit rows reads its rows on their grid, so the integer one differs
+    // only by the dense layers' rounding, as a network of 16-bit rows does: within 0.25 disc.
+    // Its rows are within the 8-bit range, but off the grid (as a fitted one's are).
+    for width in crate::eval::network::WIDTHS {
+        let worst = worst_float_gap(NetShape { width, ..SHAPE_I8 }, 3_000);
+        assert!(
+            worst < 0.25,
+            "width {width}: worst difference {worst} discs"
+        );
+    }
+}
+
+#[test]
+fn sums_of_8_bit_rows_never_overflow() {
+    // Every row and bias at the top of its range, then at the bottom: 49 rows and the bias
+    // summed in 16-bit lanes must not wrap (a wrapped sum would clip to the other end of the
+    // activation, and the score would jump by the whole of the layers' range). The float twin
+    // sums in floats; the integer network, plain and vector, must agree with it.
+    for sign in [1.0f32, -1.0] {
+        let mut model = random_model(SHAPE_I8, 3);
+        let layout = Layout::of(SHAPE_I8);
+        for p in &mut model.params[..layout.bias] {
+            *p = sign * model::ROW8_CLIP;
+        }
+        model.params[layout.bias..layout.dense].fill(sign * 1e6);
+        model.clip_dense();
+        let network = model.quantize().unwrap();
+        for (player, opponent) in random_disc_pairs(13, 300) {
+            let float = model.discs(player, opponent);
+            let integer = network.score(player, opponent);
+            assert_eq!(
+                integer,
+                network.score_portable_from_scratch(player, opponent)
+            );
+            assert!(
+                (float - integer as f32 / 100.0).abs() < 0.25,
+                "sign {sign}: float {float}, integer {integer}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -85,21 +142,30 @@ fn the_vector_copy_and_the_plain_loops_score_alike() {
     // This CPU's level (AVX2 or AVX-512 where it runs) against the portable loops, for every
     // width the evaluation is compiled for: the same integer arithmetic, so the same scores.
     for width in crate::eval::network::WIDTHS {
-        let shape = NetShape { width, ..SHAPE };
-        let network = random_model(shape, 9).quantize().unwrap();
-        for (player, opponent) in random_disc_pairs(5, 500) {
-            assert_eq!(
-                network.score(player, opponent),
-                network.score_portable_from_scratch(player, opponent),
-                "width {width}"
-            );
+        for base in [SHAPE, SHAPE_I8] {
+            let shape = NetShape { width, ..base };
+            let network = random_model(shape, 9).quantize().unwrap();
+            for (player, opponent) in random_disc_pairs(5, 500) {
+                assert_eq!(
+                    network.score(player, opponent),
+                    network.score_portable_from_scratch(player, opponent),
+                    "width {width}, {:?}",
+                    shape.rows
+                );
+            }
         }
     }
 }
 
 #[test]
 fn mirror_images_and_incremental_indices_score_alike() {
-    let network = random_model(SHAPE, 11).quantize().unwrap();
+    for shape in [SHAPE, SHAPE_I8] {
+        mirror_images_and_incremental_indices_score_alike_in(shape);
+    }
+}
+
+fn mirror_images_and_incremental_indices_score_alike_in(shape: NetShape) {
+    let network = random_model(shape, 11).quantize().unwrap();
     let positions = random_positions(30, 5);
     let mut distinct = std::collections::HashSet::new();
     for (_, p) in &positions {
@@ -180,6 +246,45 @@ fn network_files_round_trip_and_bad_ones_are_refused() {
     let mut other = body;
     other.push(0);
     assert!(Network::from_bytes(&gzip(&other)).is_err());
+}
+
+#[test]
+fn files_of_8_bit_rows_round_trip_and_bad_ones_are_refused() {
+    let network = random_model(SHAPE_I8, 13).quantize().unwrap();
+    let bytes = network.to_bytes();
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, network);
+    assert_eq!(back.shape().rows, RowFormat::I8);
+    let body = gunzip(&bytes);
+    assert_eq!(&body[..8], b"OENET002");
+    // Read as a file of 16-bit rows, its length is wrong: refused, not misread.
+    let mut other = body.clone();
+    other[..8].copy_from_slice(b"OENET001");
+    assert!(Network::from_bytes(&gzip(&other)).is_err());
+    // A row at -128 (outside the symmetric range the sums are proved for): refused.
+    let mut other = body.clone();
+    other[32] = 0x80;
+    assert!(
+        Network::from_bytes(&gzip(&other))
+            .unwrap_err()
+            .contains("out of range")
+    );
+    // A row bias beyond its limit: refused.
+    let stored = (body.len() - 32)
+        - (2 * SHAPE_I8.buckets * SHAPE_I8.width)
+        - 2 * SHAPE_I8.buckets * SHAPE_I8.hidden * SHAPE_I8.width
+        - 4 * SHAPE_I8.buckets * SHAPE_I8.hidden
+        - 2 * crate::eval::network::STAGES * SHAPE_I8.hidden
+        - 4 * crate::eval::network::STAGES;
+    let mut other = body.clone();
+    other[32 + stored..34 + stored].copy_from_slice(&5000i16.to_le_bytes());
+    assert!(
+        Network::from_bytes(&gzip(&other))
+            .unwrap_err()
+            .contains("row bias")
+    );
+    // Truncated.
+    assert!(Network::from_bytes(&bytes[..bytes.len() / 2]).is_err());
 }
 
 fn gunzip(bytes: &[u8]) -> Vec<u8> {
