@@ -2,6 +2,9 @@
 //! the pattern features (`features.rs`) and the count features after them (`counts.rs`) are
 //! placed by, so it stands below both; and which of a shape's weights must agree because a
 //! symmetry maps the shape onto itself ([`symmetrize_patterns`]).
+//!
+//! It uses nothing but std: the build script includes it too (`#[path]`), to symmetrize the
+//! weights it converts to eighths of a disc for the web build (`eighths.rs`).
 
 use std::sync::LazyLock;
 
