@@ -20,7 +20,9 @@ pub use super::counts::{
     count_features, joint_count_features,
 };
 use super::shapes::MAX_SHAPE;
-pub use super::shapes::{LANES, PATTERNS_END, PLACEMENTS, SHAPES, shape_offsets};
+pub use super::shapes::{
+    LANES, PATTERNS_END, PLACEMENTS, SHAPES, canonical_indices, shape_offsets, symmetrize_patterns,
+};
 use crate::board::apply_symmetry;
 use std::sync::LazyLock;
 
@@ -73,110 +75,6 @@ pub(super) static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     );
     tables
 });
-
-/// For each shape of [`SHAPES`], the digit permutations of the symmetries that map its squares
-/// onto themselves, the identity excluded: entry `k` of a permutation is where the image of
-/// the shape's `k`-th square stands in the shape. A placement is stored in one order only, so
-/// the mirror image of a position reads such a shape's digits in permuted order: its weights
-/// must agree on indices that differ by these permutations, or mirror images would score
-/// differently ([`symmetrize_patterns`]).
-static SELF_SYMMETRIES: LazyLock<Vec<Vec<Vec<usize>>>> = LazyLock::new(|| {
-    SHAPES
-        .iter()
-        .map(|shape| {
-            (1..8u8)
-                .filter_map(|sym| {
-                    let image: Vec<u8> = shape
-                        .iter()
-                        .map(|&sq| apply_symmetry(1u64 << sq, sym).trailing_zeros() as u8)
-                        .collect();
-                    image
-                        .iter()
-                        .map(|sq| shape.iter().position(|s| s == sq))
-                        .collect::<Option<Vec<usize>>>()
-                })
-                .collect()
-        })
-        .collect()
-});
-
-/// Per shape with self-symmetries, the classes of its indices that those symmetries relate
-/// (only classes of two or more), as offsets from the start of a stage's table: the classes
-/// one after another in `.0`, where each ends in `.1`. The same for every stage, so made
-/// once: [`symmetrize_patterns`] runs over every stage of the weights each time they are
-/// loaded, and making the classes took most of that time.
-static SYMMETRY_CLASSES: LazyLock<(Vec<u32>, Vec<u32>)> = LazyLock::new(|| {
-    let (starts, _) = shape_offsets();
-    let (mut members, mut ends) = (Vec::new(), Vec::new());
-    for (i, shape) in SHAPES.iter().enumerate() {
-        let permutations = &SELF_SYMMETRIES[i];
-        if permutations.is_empty() {
-            continue;
-        }
-        let (len, start) = (shape.len(), starts[i] as usize);
-        let size = 3usize.pow(len as u32);
-        let mut done = vec![false; size];
-        let mut digits = [0usize; MAX_SHAPE];
-        for index in 0..size {
-            if done[index] {
-                continue;
-            }
-            let mut rest = index;
-            for d in digits.iter_mut().take(len) {
-                *d = rest % 3;
-                rest /= 3;
-            }
-            let mut class = vec![index];
-            for sigma in permutations {
-                let image = (0..len).rev().fold(0, |acc, k| acc * 3 + digits[sigma[k]]);
-                if !class.contains(&image) {
-                    class.push(image);
-                }
-            }
-            for &j in &class {
-                done[j] = true;
-            }
-            if class.len() > 1 {
-                members.extend(class.iter().map(|&j| (start + j) as u32));
-                ends.push(members.len() as u32);
-            }
-        }
-    }
-    (members, ends)
-});
-
-/// For each of a stage's `size` weights, the weight that stands for it when weights that
-/// must agree ([`symmetrize_patterns`]) are fitted as one: the first of its class, or itself.
-pub fn canonical_indices(size: usize) -> Vec<u32> {
-    let mut map: Vec<u32> = (0..size as u32).collect();
-    let (members, ends) = &*SYMMETRY_CLASSES;
-    let mut begin = 0;
-    for &end in ends {
-        let class = &members[begin..end as usize];
-        begin = end as usize;
-        for &j in class {
-            map[j as usize] = class[0];
-        }
-    }
-    map
-}
-
-/// Makes one stage's pattern weights (a stage's table, bias first) agree between the indices
-/// a shape's own symmetries relate (see [`SELF_SYMMETRIES`]): each class of such indices gets
-/// its average, so that every position and its mirror images score alike. Idempotent.
-pub fn symmetrize_patterns(stage: &mut [i16]) {
-    let (members, ends) = &*SYMMETRY_CLASSES;
-    let mut begin = 0;
-    for &end in ends {
-        let class = &members[begin..end as usize];
-        begin = end as usize;
-        let sum: i32 = class.iter().map(|&j| i32::from(stage[j as usize])).sum();
-        let average = (f64::from(sum) / class.len() as f64).round() as i16;
-        for &j in class {
-            stage[j as usize] = average;
-        }
-    }
-}
 
 /// How many placements each shape of [`SHAPES`] has (its distinct orientations).
 const PLACEMENTS_PER_SHAPE: [usize; SHAPES.len()] = [4, 4, 4, 2, 4, 4, 4, 4, 4, 8, 4];

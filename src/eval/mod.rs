@@ -16,6 +16,7 @@
 mod classic;
 mod counts;
 mod discs;
+mod eighths;
 mod evaluator;
 pub mod features;
 pub mod network;

@@ -16,13 +16,14 @@
 //! The weight tables themselves ([`PatternWeights`]), their file format and the built-in sets
 //! live in `weights.rs`; this file scores with them.
 
+use super::eighths::QUANTUM;
 use super::evaluator::Evaluator;
 use super::features::{
     Counts, LANE_OFFSETS, LANES, PATTERNS_END, PLACEMENTS, SHORT_DIAGONAL_LANES, Shapes,
     count_features, joint_count_features, pattern_sum,
 };
 use super::state::FeatureState;
-use super::weights::{FULL, INDEX_SLACK, QUANTUM, WTHOR};
+use super::weights::{FULL, INDEX_SLACK, WTHOR};
 pub use super::weights::{
     MAGIC, PatternWeights, active_weights, full_weights, use_weights, wthor_weights,
 };

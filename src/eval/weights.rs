@@ -4,8 +4,11 @@
 //! (`pattern.rs`, which takes the tables from here; nothing here knows of scoring).
 //!
 //! Weight files start with a magic that names their version: `OEPATW01` (the WTHOR weights,
-//! raw) and `OEPATW02` (stages, counts and shapes in the header, the weights deflated).
+//! raw), `OEPATW02` (stages, counts and shapes in the header, the weights deflated) and
+//! `OEPATW03` (`OEPATW02` in eighths of a disc, one byte each: the web build's; see
+//! `eighths.rs`).
 
+use super::eighths::{self, HEADER, MAGIC_EIGHTHS, QUANTUM};
 use super::features::{
     COUNT_WEIGHTS, Counts, JOINT_WEIGHTS, PATTERNS_END, SHORT_DIAGONAL_WEIGHTS, Shapes,
     symmetrize_patterns,
@@ -41,9 +44,6 @@ pub struct PatternWeights {
 /// past any placement's start stays inside the vector (see `lookup_sum` in `pattern.rs`).
 pub(super) const INDEX_SLACK: usize = 1 << 16;
 
-/// Hundredths of a disc per unit of the quantized weights, as a fraction: 25 / 2.
-pub(super) const QUANTUM: (i32, i32) = (25, 2);
-
 /// The stage of each empties count 0 to 64: `empties / stage_empties`, at most the last.
 fn stage_table(stages: usize, stage_empties: usize) -> [u8; 65] {
     std::array::from_fn(|empties| (empties / stage_empties).min(stages - 1) as u8)
@@ -51,13 +51,13 @@ fn stage_table(stages: usize, stage_empties: usize) -> [u8; 65] {
 
 /// `weights` (hundredths of a disc) in eighths of a disc, clamped to one byte.
 fn quantize(weights: &[i16]) -> Vec<i8> {
-    weights
-        .iter()
-        .map(|&w| {
-            let eighths = (f64::from(w) * f64::from(QUANTUM.1) / f64::from(QUANTUM.0)).round();
-            eighths.clamp(-127.0, 127.0) as i8
-        })
-        .collect()
+    weights.iter().map(|&w| eighths::eighths(w)).collect()
+}
+
+/// A weight in eighths of a disc as hundredths, rounded: [`eighths::eighths`] takes it back
+/// to the same eighths (the two differ by at most half a hundredth, 0.04 of an eighth).
+fn hundredths(eighths: i8) -> i16 {
+    (f64::from(eighths) * f64::from(QUANTUM.0) / f64::from(QUANTUM.1)).round() as i16
 }
 
 /// All the weights quantized, with the slack after the last stage.
@@ -149,7 +149,7 @@ const WTHOR_PHASE_EMPTIES: usize = 6;
 /// The magic of the raw format of the WTHOR weights.
 const MAGIC_V1: &[u8; 8] = b"OEPATW01";
 /// The magic of the current format.
-pub const MAGIC: &[u8; 8] = b"OEPATW02";
+pub const MAGIC: &[u8; 8] = eighths::MAGIC_HUNDREDTHS;
 /// The flags of a weights file for each set of count features: bit 0 says count features
 /// follow the patterns, bit 1 that mobility is not among them, bit 2 that potential mobility
 /// is not either, bit 5 that the joint counts follow them.
@@ -175,12 +175,14 @@ fn symmetrize(weights: &mut [i16], stage_size: usize) {
 }
 
 impl PatternWeights {
-    /// Weights from a file: the current format, or the raw WTHOR format.
+    /// Weights from a file: the current format, the same in eighths of a disc, or the raw
+    /// WTHOR format.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, String> {
         if bytes.len() >= 8 && &bytes[..8] == MAGIC_V1 {
             return Self::from_v1(bytes);
         }
-        if bytes.len() < 20 || &bytes[..8] != MAGIC {
+        let in_eighths = bytes.len() >= HEADER && &bytes[..8] == MAGIC_EIGHTHS;
+        if bytes.len() < HEADER || (&bytes[..8] != MAGIC && !in_eighths) {
             return Err("not a pattern weights file (bad magic)".to_string());
         }
         let read_u32 = |at: usize| {
@@ -204,9 +206,10 @@ impl PatternWeights {
             ));
         };
         let expected = PatternWeights::zeros_with(stage_empties, counts, shapes);
-        let want = stages * expected.stage_size * 2;
+        let width = if in_eighths { 1 } else { 2 };
+        let want = stages * expected.stage_size * width;
         let mut body = Vec::with_capacity(want);
-        ZlibDecoder::new(&bytes[20..])
+        ZlibDecoder::new(&bytes[HEADER..])
             .take(MAX_WEIGHTS as u64 * 2)
             .read_to_end(&mut body)
             .map_err(|e| format!("pattern weights file is corrupt: {e}"))?;
@@ -216,10 +219,13 @@ impl PatternWeights {
                 body.len()
             ));
         }
-        let mut weights: Vec<i16> = body
-            .chunks_exact(2)
-            .map(|b| i16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        let mut weights: Vec<i16> = if in_eighths {
+            body.iter().map(|&b| hundredths(b as i8)).collect()
+        } else {
+            body.chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect()
+        };
         symmetrize(&mut weights, expected.stage_size);
         let mut out = PatternWeights {
             weights,
@@ -228,6 +234,8 @@ impl PatternWeights {
         for stage in 0..stages {
             out.clear_unread(stage);
         }
+        // From eighths, these are the file's eighths (symmetric, as `eighths::to_eighths_file`
+        // makes them): hundredths of eighths round back to them.
         out.quantized = quantize_all(&out.weights);
         Ok(out)
     }
@@ -313,15 +321,26 @@ impl PatternWeights {
     }
 }
 
-/// The `pattern` weights built into the engine (`data/pattern-weights.bin`).
+/// The `pattern` weights built into the engine (`data/pattern-weights.bin`; in a wasm32 build,
+/// the same in eighths of a disc, which the build script converts: the page's download is
+/// smaller, its search the same).
 pub(super) static BUILT_IN: LazyLock<PatternWeights> = LazyLock::new(|| {
-    PatternWeights::from_bytes(include_bytes!("../../data/pattern-weights.bin"))
+    #[cfg(not(target_arch = "wasm32"))]
+    let bytes = include_bytes!("../../data/pattern-weights.bin");
+    #[cfg(target_arch = "wasm32")]
+    let bytes = include_bytes!(concat!(env!("OUT_DIR"), "/pattern-weights.bin"));
+    PatternWeights::from_bytes(bytes)
         .unwrap_or_else(|e| panic!("the built-in pattern weights are broken: {e}"))
 });
 
-/// The `pattern-full` weights built into the engine (`data/pattern-full-weights.bin`).
+/// The `pattern-full` weights built into the engine (`data/pattern-full-weights.bin`; in a
+/// wasm32 build, in eighths, as [`BUILT_IN`]).
 pub(super) static FULL: LazyLock<PatternWeights> = LazyLock::new(|| {
-    PatternWeights::from_bytes(include_bytes!("../../data/pattern-full-weights.bin"))
+    #[cfg(not(target_arch = "wasm32"))]
+    let bytes = include_bytes!("../../data/pattern-full-weights.bin");
+    #[cfg(target_arch = "wasm32")]
+    let bytes = include_bytes!(concat!(env!("OUT_DIR"), "/pattern-full-weights.bin"));
+    PatternWeights::from_bytes(bytes)
         .unwrap_or_else(|e| panic!("the built-in full pattern weights are broken: {e}"))
 });
 
@@ -362,13 +381,20 @@ pub fn wthor_weights() -> &'static PatternWeights {
 mod tests {
     use super::*;
 
-    #[test]
-    fn weights_round_trip_through_bytes_and_bad_files_are_refused() {
-        let mut weights = PatternWeights::zeros_with(4, Counts::All, Shapes::All);
+    /// Weights of 4 empties a stage, all zero but stage 3, whose weights run over
+    /// `period` tenths of a disc around zero.
+    fn one_stage_set(counts: Counts, shapes: Shapes, period: usize) -> PatternWeights {
+        let mut weights = PatternWeights::zeros_with(4, counts, shapes);
         let discs: Vec<f32> = (0..weights.stage_size())
-            .map(|i| (i % 101) as f32 / 10.0 - 5.0)
+            .map(|i| (i % period) as f32 / 10.0 - (period / 20) as f32)
             .collect();
         weights.set_stage(3, &discs);
+        weights
+    }
+
+    #[test]
+    fn weights_round_trip_through_bytes_and_bad_files_are_refused() {
+        let weights = one_stage_set(Counts::All, Shapes::All, 101);
         let bytes = weights.to_bytes();
         assert_eq!(PatternWeights::from_bytes(&bytes).as_ref(), Ok(&weights));
         assert!(PatternWeights::from_bytes(b"nonsense").is_err());
@@ -379,5 +405,91 @@ mod tests {
         let mut garbage = bytes[..20].to_vec();
         garbage.extend_from_slice(&[0xff; 100]);
         assert!(PatternWeights::from_bytes(&garbage).is_err());
+    }
+
+    #[test]
+    fn eighths_and_hundredths_convert_back_and_forth() {
+        for e in -127..=127i8 {
+            assert_eq!(eighths::eighths(hundredths(e)), e, "{e} eighths");
+        }
+        assert_eq!(eighths::eighths(i16::MAX), 127);
+        assert_eq!(eighths::eighths(i16::MIN), -127);
+    }
+
+    #[test]
+    fn built_in_weights_in_eighths_search_alike() {
+        // The web build embeds these files in eighths (build.rs): read back, they must give the
+        // evaluation the very table a native build reads, so the page's searches are the
+        // native ones to the node.
+        let files: [(&[u8], &PatternWeights); 2] = [
+            (include_bytes!("../../data/pattern-weights.bin"), &BUILT_IN),
+            (include_bytes!("../../data/pattern-full-weights.bin"), &FULL),
+        ];
+        for (file, native) in files {
+            let converted = eighths::to_eighths_file(file, symmetrize_patterns).unwrap();
+            assert_eq!(&converted[..8], MAGIC_EIGHTHS);
+            assert!(converted.len() < file.len(), "{} bytes", converted.len());
+            let read = PatternWeights::from_bytes(&converted).unwrap();
+            assert!(read.quantized == native.quantized);
+            assert_eq!(
+                (read.stages, read.stage_empties, read.counts, read.shapes),
+                (
+                    native.stages,
+                    native.stage_empties,
+                    native.counts,
+                    native.shapes
+                )
+            );
+            assert_eq!(read.stage_size, native.stage_size);
+            assert_eq!(read.stage_by_empties, native.stage_by_empties);
+        }
+    }
+
+    #[test]
+    fn weights_in_eighths_read_back_and_bad_files_are_refused() {
+        let weights = one_stage_set(Counts::Joint, Shapes::Lean, 301);
+        let bytes = eighths::to_eighths_file(&weights.to_bytes(), symmetrize_patterns).unwrap();
+        let read = PatternWeights::from_bytes(&bytes).unwrap();
+        assert!(read.quantized == weights.quantized);
+        for (&w, &r) in weights.weights.iter().zip(&read.weights) {
+            let clamped = w.clamp(hundredths(-127), hundredths(127));
+            assert!((clamped - r).abs() <= 7, "{w} read back as {r}");
+        }
+        // Truncated anywhere: in the header, or in the deflated weights.
+        for len in [8, 19, 20, 30, bytes.len() / 2, bytes.len() - 1] {
+            assert!(PatternWeights::from_bytes(&bytes[..len]).is_err(), "{len}");
+        }
+        // Corrupt deflate stream.
+        let mut corrupt = bytes.clone();
+        for b in &mut corrupt[22..60] {
+            *b ^= 0x5a;
+        }
+        assert!(PatternWeights::from_bytes(&corrupt).is_err());
+        let mut garbage = bytes[..20].to_vec();
+        garbage.extend_from_slice(&[0xff; 100]);
+        assert!(PatternWeights::from_bytes(&garbage).is_err());
+        // Well deflated, but one weight too many or too few for the header's layout.
+        for extra in [-1, 1] {
+            let count = (weights.weights.len() as i64 + extra) as usize;
+            let mut encoder = ZlibEncoder::new(bytes[..20].to_vec(), Compression::best());
+            encoder.write_all(&vec![1u8; count]).unwrap();
+            let wrong = encoder.finish().unwrap();
+            assert!(PatternWeights::from_bytes(&wrong).is_err(), "{extra}");
+        }
+        // A layout this build does not read.
+        let mut wrong_stages = bytes.clone();
+        wrong_stages[8] ^= 1;
+        assert!(PatternWeights::from_bytes(&wrong_stages).is_err());
+        // The conversion refuses what is not a whole OEPATW02 file.
+        let hundredths_file = weights.to_bytes();
+        assert!(eighths::to_eighths_file(&bytes, symmetrize_patterns).is_err());
+        assert!(eighths::to_eighths_file(&hundredths_file[..10], symmetrize_patterns).is_err());
+        assert!(
+            eighths::to_eighths_file(
+                &hundredths_file[..hundredths_file.len() / 2],
+                symmetrize_patterns
+            )
+            .is_err()
+        );
     }
 }
