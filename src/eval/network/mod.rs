@@ -37,6 +37,9 @@
 mod aligned;
 pub mod file;
 pub mod inputs;
+#[cfg(any(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
+mod portable;
+mod shape;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 pub mod tempo;
@@ -52,6 +55,7 @@ use super::features::LANES;
 use super::state::FeatureState;
 use crate::board::Position;
 pub use aligned::{AlignedI8, AlignedI16};
+pub use shape::{NetShape, RowFormat};
 use std::sync::{LazyLock, OnceLock};
 
 /// Activations and rows: this many per unit (a clipped ReLU's top).
@@ -72,66 +76,6 @@ pub const MAX_HIDDEN: usize = 32;
 pub const MAX_BUCKETS: usize = 16;
 /// Scores stay within this many hundredths of a disc.
 const SCORE_LIMIT: i64 = 6400;
-
-/// How a network's rows are stored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum RowFormat {
-    /// `i16` at [`ACTIVATION_ONE`], each bucket's bias in its empties row.
-    #[default]
-    I16,
-    /// `i8` at [`ROW8_ONE`], each bucket's bias apart (see the module's essay).
-    I8,
-}
-
-impl RowFormat {
-    /// The format's name, as `train --rows` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            RowFormat::I16 => "i16",
-            RowFormat::I8 => "i8",
-        }
-    }
-}
-
-/// The shape of a network: what a file must agree on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct NetShape {
-    /// The rows' width (one of [`WIDTHS`]).
-    pub width: usize,
-    /// Units of the dense layer (one of [`HIDDENS`]).
-    pub hidden: usize,
-    /// Phase buckets (1 to [`MAX_BUCKETS`]).
-    pub buckets: usize,
-    /// How the rows are stored.
-    pub rows: RowFormat,
-}
-
-impl NetShape {
-    /// Checks the shape is one the evaluation runs.
-    pub fn check(&self) -> Result<(), String> {
-        if !WIDTHS.contains(&self.width) {
-            return Err(format!("width {} (expected 16, 32 or 64)", self.width));
-        }
-        if !(1..=MAX_HIDDEN).contains(&self.hidden) {
-            return Err(format!(
-                "hidden {} (expected 1 to {MAX_HIDDEN})",
-                self.hidden
-            ));
-        }
-        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
-            return Err(format!(
-                "buckets {} (expected 1 to {MAX_BUCKETS})",
-                self.buckets
-            ));
-        }
-        Ok(())
-    }
-
-    /// Embedding values in all buckets.
-    pub fn embedding_len(&self) -> usize {
-        self.buckets * ROWS * self.width
-    }
-}
 
 /// The largest row value (in [`ACTIVATION_ONE`] units) of a placement or mobility row, and of
 /// an empties row (which carries the bias): 48 of the first and one of the second stay within
@@ -205,48 +149,6 @@ macro_rules! by_shape {
             (_, _) => $net.$method::<64, 32>($($arg),*),
         }
     };
-}
-
-/// The row sum's activations of a bucket, as the layers after it read them: `width` lanes of
-/// `i16` at [`ACTIVATION_ONE`], clipped to `0..ACTIVATION_ONE`, packed two to an `i32` (the
-/// pairs the dense layer multiplies), in plain loops.
-#[cfg(any(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
-#[inline(always)]
-fn active_portable<const W: usize>(
-    rows: &RowTable,
-    read: &[u32; INPUTS],
-    bucket: usize,
-) -> [i16; 64] {
-    let mut active = [0i16; 64];
-    match rows {
-        RowTable::I16(table) => {
-            let table = &table.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
-            let mut sum = [0i16; W];
-            for &row in read {
-                let row: &[i16; W] = table[row as usize * W..][..W].try_into().expect("width");
-                for i in 0..W {
-                    sum[i] = sum[i].wrapping_add(row[i]);
-                }
-            }
-            for i in 0..W {
-                active[i] = sum[i].clamp(0, ACTIVATION_ONE as i16);
-            }
-        }
-        RowTable::I8 { rows, bias } => {
-            let table = &rows.as_slice()[bucket * ROWS * W..(bucket + 1) * ROWS * W];
-            let mut sum: [i16; W] = bias[bucket * W..][..W].try_into().expect("width");
-            for &row in read {
-                let row: &[i8; W] = table[row as usize * W..][..W].try_into().expect("width");
-                for i in 0..W {
-                    sum[i] = sum[i].wrapping_add(i16::from(row[i]));
-                }
-            }
-            for i in 0..W {
-                active[i] = 2 * sum[i].clamp(0, ROW8_ONE as i16);
-            }
-        }
-    }
-    active
 }
 
 impl Network {
@@ -474,32 +376,6 @@ impl Network {
             &self.dense_bias[bucket * H..][..H],
             &self.output[stage * H..][..H],
         )
-    }
-
-    /// The row sum and the dense layer in plain loops, a unit at a time.
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    #[inline(always)]
-    fn hidden_portable<const W: usize, const H: usize>(
-        &self,
-        rows: &[u32; INPUTS],
-        bucket: usize,
-        stage: usize,
-    ) -> i32 {
-        let active = active_portable::<W>(&self.rows, rows, bucket);
-        let dense = &self.dense[bucket * H * W..][..H * W];
-        let bias = &self.dense_bias[bucket * H..][..H];
-        let output = &self.output[stage * H..][..H];
-        let mut out = 0i32;
-        for j in 0..H {
-            let weights: &[i16; W] = dense[j * W..][..W].try_into().expect("width");
-            let mut z = 0i32;
-            for i in 0..W {
-                z += i32::from(active[i]) * i32::from(weights[i]);
-            }
-            let unit = ((z >> HIDDEN_ONE.trailing_zeros()) + bias[j]).clamp(0, ACTIVATION_ONE);
-            out += unit * i32::from(output[j]);
-        }
-        out
     }
 }
 
