@@ -27,7 +27,7 @@ pub(super) fn active_i16<const W: usize>(table: &[i16], rows: &[u32; INPUTS]) ->
             *s = _mm256_add_epi16(*s, v);
         }
     }
-    clipped::<W>(&sum, super::ACTIVATION_ONE as i16, 0)
+    clipped::<W, false>(&sum, super::ACTIVATION_ONE as i16)
 }
 
 /// The row sum of 8-bit rows (`table`, the bucket's rows, and `bias`, its bias at `ROW8_ONE`)
@@ -58,17 +58,18 @@ pub(super) fn active_i8<const W: usize>(
             *s = _mm256_add_epi16(*s, _mm256_cvtepi8_epi16(v));
         }
     }
-    clipped::<W>(&sum, super::ROW8_ONE as i16, 1)
+    clipped::<W, true>(&sum, super::ROW8_ONE as i16)
 }
 
-/// The sums clipped to `0..top` and shifted left by `shift`, stored two lanes to an `i32`.
+/// The sums clipped to `0..top` (and doubled if `DOUBLE`: 8-bit rows' sums are at half the
+/// activations' scale), stored two lanes to an `i32`.
 #[target_feature(enable = "avx2")]
-fn clipped<const W: usize>(sum: &[__m256i; 4], top: i16, shift: i32) -> [i32; 32] {
+fn clipped<const W: usize, const DOUBLE: bool>(sum: &[__m256i; 4], top: i16) -> [i32; 32] {
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(top));
     let mut active = [0i32; 32];
     for (k, s) in sum.iter().enumerate().take(W / 16) {
         let a = _mm256_min_epi16(_mm256_max_epi16(*s, zero), one);
-        let a = _mm256_sll_epi16(a, _mm_cvtsi32_si128(shift));
+        let a = if DOUBLE { _mm256_add_epi16(a, a) } else { a };
         // SAFETY: `active` holds 32 i32s (64 i16s); i16 lanes 16k to 16k + 15 lie inside it.
         unsafe { _mm256_storeu_si256(active.as_mut_ptr().cast::<i16>().add(16 * k).cast(), a) };
     }
