@@ -34,6 +34,8 @@ function run(request) {
       return engine.run(JSON.stringify(request), progress);
     case 'bench':
       return Engine.bench(request.depth, request.evaluator);
+    case 'network':
+      return Engine.useNetwork(new Uint8Array(request.bytes));
     case 'panic':
       return Engine.panicForTest();
     default:

@@ -200,6 +200,26 @@ impl Engine {
         Ok(json(&reports))
     }
 
+    /// Makes the network of `bytes` (a file `train --model net` wrote) the one `neural`
+    /// evaluates with in this worker, in place of the built-in one; returns its shape (JSON).
+    /// Refused, with the built-in network kept, when the bytes are no network or when another
+    /// was loaded before. What runs the page's WebAssembly copies of the network's sums on
+    /// files the page does not embed (8-bit rows, say) in its tests.
+    #[wasm_bindgen(js_name = useNetwork)]
+    pub fn use_network(bytes: &[u8]) -> Result<String, JsError> {
+        let network = crate::eval::network::Network::from_bytes(bytes)
+            .map_err(|e| JsError::new(&format!("bad network: {e}")))?;
+        let shape = network.shape();
+        crate::eval::network::use_network(network).map_err(|e| JsError::new(&e))?;
+        Ok(serde_json::json!({
+            "width": shape.width,
+            "hidden": shape.hidden,
+            "buckets": shape.buckets,
+            "rows": shape.rows.name(),
+        })
+        .to_string())
+    }
+
     /// Panics on purpose, for the page's test that a panic in the worker is shown, not lost.
     #[wasm_bindgen(js_name = panicForTest)]
     pub fn panic_for_test() {

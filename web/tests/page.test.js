@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, launch, openPage, boardOf, repo } from './harness.js';
+import { serve, launch, openPage, boardOf, repo, webDir } from './harness.js';
 import * as rules from './rules.js';
 
 const engineBinary = process.env.OTHELLO_ENGINE || join(repo, 'target', 'release', 'othello-engine');
@@ -232,6 +232,43 @@ test('the engine searches the very trees of the native binary', { timeout: 120_0
   assert.equal(total(await bench(9, 'weighted')), signature, 'the README\'s bench signature');
   const native = execFileSync(engineBinary, ['bench', '--eval', 'neural', '--depth', '7'], { encoding: 'utf8' });
   assert.equal(total(await bench(7, 'neural')), Number(native.match(/: (\d+) nodes/)[1]), 'the network\'s bench');
+});
+
+// The built-in network has 16-bit rows: the WebAssembly copy of the 8-bit rows' sums runs
+// only on a network of 8-bit rows, which the page does not embed. The native binary fits one
+// (width 32, one pass over one shard of the repository's data: a few seconds), the page loads
+// it, and both search the bench positions: the same nodes, or the two copies of the sums differ.
+test('a network of 8-bit rows searches the native trees in the page', { timeout: 180_000 }, async () => {
+  const file = 'test-rows-i8.net';
+  const net = join(webDir, file);
+  const shard = join(repo, 'data', 'train', 'r1-n8s', 'self-s91-0000000.oes');
+  try {
+    execFileSync(engineBinary, ['train', shard, '--model', 'net', '--width', '32', '--rows', 'i8',
+      '--epochs', '1', '--threads', '1', '--out', net, '--checkpoint', `${net}.checkpoint`], { stdio: 'ignore' });
+    const page = await openPage(browser.context, server.url);
+    const shape = await page.evaluate(async (name) => {
+      const bytes = new Uint8Array(await (await fetch(name)).arrayBuffer());
+      return window.othelloEngine.request({ kind: 'network', bytes });
+    }, file);
+    assert.deepEqual(shape, { width: 32, hidden: 16, buckets: 4, rows: 'i8' });
+    const reports = await page.evaluate(
+      (r) => window.othelloEngine.request(r), { kind: 'bench', depth: 7, evaluator: 'neural' });
+    const nodes = reports.reduce((sum, r) => sum + r.nodes, 0);
+    const native = execFileSync(engineBinary, ['bench', '--eval', 'neural', '--depth', '7', '--network', net], { encoding: 'utf8' });
+    const builtIn = execFileSync(engineBinary, ['bench', '--eval', 'neural', '--depth', '7'], { encoding: 'utf8' });
+    const nodesOf = (text) => Number(text.match(/: (\d+) nodes/)[1]);
+    assert.notEqual(nodesOf(native), nodesOf(builtIn), 'the loaded network searches other trees than the built-in one');
+    assert.equal(nodes, nodesOf(native), 'the 8-bit network\'s bench');
+    const again = await page.evaluate(async (name) => {
+      const bytes = new Uint8Array(await (await fetch(name)).arrayBuffer());
+      return window.othelloEngine.request({ kind: 'network', bytes: bytes.slice(0, 1000) }).then(() => 'accepted', (e) => e.message);
+    }, file);
+    assert.match(again, /bad network/, 'a truncated network is refused');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    rmSync(net, { force: true });
+    rmSync(`${net}.checkpoint`, { force: true });
+  }
 });
 
 test('bad requests to the engine are refused with a message, not a panic', { timeout: 60_000 }, async () => {
